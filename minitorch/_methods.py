@@ -1017,7 +1017,7 @@ def _cmp(name: str, named: bool = False, public: str | None = None) -> Any:
                 return NotImplemented
             other = _factories_tensor(other)
         elif _args.is_array(other):
-            if _past_int64(other):
+            if _past_int64(other) and not named:  # (the method: the parser's refusal)
                 return NotImplemented
             other = _args.operand(other)
         if isinstance(other, complex) and name in ("eq", "ne"):

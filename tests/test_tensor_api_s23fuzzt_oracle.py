@@ -183,6 +183,8 @@ def test_arity_before_autograd_and_overlap(program, written):
     lambda L: L.div(L.zeros(2), np.uint64(2 ** 63)),
     lambda L: L.zeros(2).masked_fill(L.zeros(2, dtype=L.bool), np.uint64(2 ** 63)),
     lambda L: L.zeros(2) < np.uint64(2 ** 63),
+    lambda L: L.zeros(2, dtype=L.bool).eq(np.uint64(2 ** 63)),
+    lambda L: L.zeros(2) == np.uint64(2 ** 63),
     lambda L: L.zeros(2).add(np.uint64(5)),
 ])
 def test_numpy_uint64_past_int64_is_no_number(program):
