@@ -473,7 +473,7 @@ def empty(*size: Any, dtype: D.dtype | None = None, device: Any = None,
 
 
 @records("aten::full")
-@_call_form.parser_types(size="tuple of ints", fill_value="Number")
+@_call_form.parser_types(size="int[]", fill_value="Number")  # (no lone int, as torch)
 def full(size: Any, fill_value: Any, *, dtype: D.dtype | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
     """A tensor filled with ``fill_value``; its dtype follows the value like torch.

@@ -131,6 +131,8 @@ PARSER_FIRST = [
     lambda L: L.zeros(2).copy_("a", non_blocking=None),
     lambda L: L.zeros(2, dtype=L.uint8).new_full(-1, "x"),
     lambda L: L.zeros(2).new_full((2, "a"), "x"),
+    lambda L: L.full(-1, None),
+    lambda L: L.full(size=3, fill_value=None),
     lambda L: L.binomial(L.zeros(2, dtype=L.float64), L.zeros(3)),
     lambda L: L.binomial(L.zeros(2, dtype=L.float64), L.zeros(2, dtype=L.int64)),
     lambda L: L.binomial(L.zeros(0, 0, dtype=L.float64), L.zeros(1, 3, 1)),
