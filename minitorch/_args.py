@@ -542,6 +542,10 @@ def integer(fn: str, value: Any, name: str, position: int | None) -> int:
                         f"{type_name(value)}")
     if not INT64_MIN <= n <= INT64_MAX:
         raise ValueError("Overflow when unpacking long long")
+    if is_tensor(value) and value.dtype.name == "bool":  # a SymInt's (an int64 refused it)
+        raise RuntimeError('scalar.isIntegral( false) INTERNAL ASSERT FAILED at "/__w/pytorch/'
+                           'pytorch/torch/csrc/utils/pybind.cpp":27, please report a bug to '
+                           'PyTorch. ')
     return n
 
 

@@ -160,6 +160,10 @@ def test_bytes_in_data_are_sequences_given_a_dtype(data, dtype):
     lambda L: L.zeros(2, 3).transpose(L.tensor(False), 1),
     lambda L: L.zeros(2, 3).swapaxes(L.tensor([0]), 1),
     lambda L: L.zeros(2, 3).sum(L.tensor(True)),
+    lambda L: L.zeros(2, 2, 2).tril(L.tensor(True)),
+    lambda L: L.zeros(2, 3).topk(L.tensor(True)),
+    lambda L: L.eye(L.tensor(True)),
+    lambda L: L.zeros(2, 3).permute(L.tensor(True), 0),
 ])
 def test_bool_tensor_is_no_dim(program):
     """A dim (torch's int64) takes a 0-d integral tensor, never a bool one (a list's may)."""
