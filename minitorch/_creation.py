@@ -117,8 +117,9 @@ def _python_values(data: Any, dtype: D.dtype | None) -> np.ndarray:
         dtype = (D.get_default_dtype() if "float" in kinds else D.int64 if "int" in kinds
                  else D.bool if kinds else D.get_default_dtype())
     if "int" in kinds and "complex" not in kinds and "float" not in kinds:
-        _check_fits(min(leaves), dtype)  # the extremes are enough
-        _check_fits(max(leaves), dtype)
+        ints = [int(v) for v in leaves]  # (numpy bools and ints as the ints they are)
+        _check_fits(min(ints), dtype)  # the extremes are enough
+        _check_fits(max(ints), dtype)
     elif dtype is D.int64 and "float" in kinds and "complex" not in kinds:
         floats = np.array(data, dtype=np.float64)
         if not np.all(np.abs(floats) < 2.0 ** 63):  # nan and inf fail too

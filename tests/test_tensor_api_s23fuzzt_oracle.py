@@ -218,3 +218,15 @@ def test_slice_step_past_int64(program):
     """Python clamps a slice's step to int64; an empty slice's stride is torch's step times the
     stride, wrapped in int64 (a negative one refused) or, past numpy's bytes, numpy's own."""
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.HalfTensor([np.True_, 2]),
+    lambda L: L.tensor([np.True_, 2 ** 70], dtype=L.float32),
+    lambda L: L.tensor([np.True_, 300], dtype=L.int8),
+    lambda L: L.tensor([np.int64(5), 2 ** 63], dtype=L.int64),
+])
+def test_numpy_bools_and_ints_among_python_ints(program):
+    """The range check of a list's ints reads a numpy bool or int as the int it is (comparing
+    it with an int past C long overflowed)."""
+    assert_as_torch(program)
