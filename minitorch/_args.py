@@ -119,6 +119,28 @@ def as_int(value: Any) -> int | None:
         return None
 
 
+# torch's int64 parameters, where its parser takes a tensor only if it is 0-d (its SymInt ones,
+# sizes, ``k``, ``index``, ``length``, eye's ``n``, take any one-element integer tensor)
+_INT64_PARAMETERS = frozenset(("offset", "chunks", "bins", "num_classes", "decimals", "row",
+                               "col", "r", "start_dim", "end_dim", "size", "step", "from", "to",
+                               "source", "destination"))
+
+
+def as_param_int(value: Any, name: str) -> int | None:
+    """``value`` as an int for torch's parameter ``name``: as :func:`as_int`, but an int64
+    parameter (a dim, ``offset``, ``chunks``, ...) takes a tensor only if it is 0-d and not
+    bool.
+
+    >>> import minitorch
+    >>> as_param_int(minitorch.tensor([2]), "k"), as_param_int(minitorch.tensor([2]), "dim")
+    (2, None)
+    """
+    if is_tensor(value) and (value.dim() or value.dtype.name == "bool") and (
+            name.startswith(("dim", "axis")) or name in _INT64_PARAMETERS):
+        return None  # (torch's parser takes a 0-d integral tensor, never a bool one)
+    return as_int(value)
+
+
 def sizes_by_keyword(keyword: str, name: str | None = None
                      ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """``fn(input, *values)`` (torch's ``name``, ``fn``'s own by default) that also takes its
@@ -230,6 +252,20 @@ def int_list(fn: str, value: Any, name: str, position: int) -> tuple:
     if isinstance(value, bool):
         value = [value]
     return sizes(fn, (value,), name, check_negative=False, position=position)
+
+
+def lone_int(value: Any) -> int | None:
+    """The int given alone for a tuple-of-ints parameter of a fixed length (``roll``'s
+    ``shifts``, a norm's ``dim``: torch's ``int[1]``), None for anything else; past int64 it is
+    the parser's ValueError, as for an int parameter (a list's item is a TypeError).
+
+    >>> lone_int(3), lone_int((3,))
+    (3, None)
+    """
+    n = as_int(value)
+    if n is not None and not INT64_MIN <= n <= INT64_MAX:
+        raise ValueError("Overflow when unpacking long long")
+    return n
 
 
 def int_tuple(fn: str, value: Any, name: str, position: int) -> tuple:
@@ -488,7 +524,7 @@ def integers(fn: str, *specs: tuple) -> tuple:
     TypeError: narrow(): argument 'length' (position 3) must be int, not float
     """
     for value, name, position in specs:
-        if as_int(value) is None:
+        if as_param_int(value, name) is None:
             integer(fn, value, name, position)
     return tuple(integer(fn, *spec) for spec in specs)
 
@@ -500,12 +536,16 @@ def integer(fn: str, value: Any, name: str, position: int | None) -> int:
     Traceback (most recent call last):
     TypeError: eye(): argument 'n' (position 1) must be int, not NoneType
     """
-    n = as_int(value)
+    n = as_param_int(value, name)
     if n is None:
         raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be int, not "
                         f"{type_name(value)}")
     if not INT64_MIN <= n <= INT64_MAX:
         raise ValueError("Overflow when unpacking long long")
+    if is_tensor(value) and value.dtype.name == "bool":  # a SymInt's (an int64 refused it)
+        raise RuntimeError('scalar.isIntegral( false) INTERNAL ASSERT FAILED at "/__w/pytorch/'
+                           'pytorch/torch/csrc/utils/pybind.cpp":27, please report a bug to '
+                           'PyTorch. ')
     return n
 
 
@@ -1032,8 +1072,8 @@ def number(fn: str, value: Any, name: str, position: int) -> Any:
         if type(value) is int and not INT64_MIN <= value < 2 ** 64:
             raise int_overflow(value)
         return value
-    if isinstance(value, float):
-        return value
+    if isinstance(value, float):  # a numpy float64 too, which torch reads as a Python float
+        return float(value)
     if isinstance(value, complex):
         if fn != "full":  # torch reads it as a double
             raise conversion_overflow("double")
@@ -1054,6 +1094,8 @@ def _item(value: Any) -> Any:
     (1.0, 2)
     """
     number_ = value.item()
+    if type(number_) is int and number_ > INT64_MAX and type(value).__module__ == "numpy":
+        raise TypeError("an integer is required")  # torch's reading of a numpy uint64 Number
     return float(number_) if type(number_) is bool and is_array(value) else number_
 
 

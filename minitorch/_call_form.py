@@ -383,7 +383,7 @@ def types_first(fn: Callable, name: str, args: tuple, kwargs: dict, method: bool
     """
     params = _parser_parameters(fn)
     if kwargs and not (method and len(params) == 1) and \
-            (too_many := _too_many_positional(fn, name, args, method)) is not None:
+            (too_many := too_many_positional(fn, name, args, method)) is not None:
         return too_many  # torch's parser counts the positional arguments before a keyword
     if not any(p and p[1] for p in params):  # most ops (the in-place path asks each call)
         return None
@@ -399,7 +399,7 @@ def positional_types(fn: Callable, name: str, args: tuple) -> str | None:
     >>> positional_types(full, "full", ((2,), None))
     "full(): argument 'fill_value' (position 2) must be float, not NoneType"
     """
-    if (too_many := _too_many_positional(fn, name, args, False)) is not None:
+    if (too_many := too_many_positional(fn, name, args, False)) is not None:
         return too_many
     params = tuple(p for p in _parser_parameters(fn) if p is None or not p[3])
     return _first_type_error(name, params, args, {}, 1) if args else None
@@ -417,7 +417,7 @@ def parameter_types(fn: Callable, name: str, args: tuple, kwargs: dict) -> str |
     return _first_type_error(name, _parser_parameters(fn), args, kwargs, 1)
 
 
-def _too_many_positional(fn: Callable, name: str, args: tuple, method: bool) -> str | None:
+def too_many_positional(fn: Callable, name: str, args: tuple, method: bool) -> str | None:
     """torch's refusal of more positional arguments than ``name`` takes (Python names an
     unknown keyword first), or None."""
     positional, required, taken = _parameters(fn)

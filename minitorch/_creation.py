@@ -105,6 +105,8 @@ def _copy_keeping_strides(data: np.ndarray, dtype: Any) -> np.ndarray:
 def _python_values(data: Any, dtype: D.dtype | None) -> np.ndarray:
     """Nested Python numbers as an array of ``dtype`` (inferred as torch when None), with
     torch's errors for ragged lists, non-numbers and values the dtype cannot hold."""
+    if dtype is not None and isinstance(data, list):
+        data = _bytes_read(data)
     leaves = _nested_leaves(data, dtype)
     alone = not isinstance(data, list)  # one number, or a string: never a sequence of them
     kinds = {_leaf_kind(kind, dtype, alone) for kind in set(map(type, leaves))}
@@ -115,8 +117,9 @@ def _python_values(data: Any, dtype: D.dtype | None) -> np.ndarray:
         dtype = (D.get_default_dtype() if "float" in kinds else D.int64 if "int" in kinds
                  else D.bool if kinds else D.get_default_dtype())
     if "int" in kinds and "complex" not in kinds and "float" not in kinds:
-        _check_fits(min(leaves), dtype)  # the extremes are enough
-        _check_fits(max(leaves), dtype)
+        ints = [int(v) for v in leaves]  # (numpy bools and ints as the ints they are)
+        _check_fits(min(ints), dtype)  # the extremes are enough
+        _check_fits(max(ints), dtype)
     elif dtype is D.int64 and "float" in kinds and "complex" not in kinds:
         floats = np.array(data, dtype=np.float64)
         if not np.all((floats >= -2.0 ** 63) & (floats <= 2.0 ** 63)):  # nan and inf fail too
@@ -127,8 +130,8 @@ def _python_values(data: Any, dtype: D.dtype | None) -> np.ndarray:
         return np.array(data, dtype=np.complex128 if "complex" in kinds else None) != 0 \
             if kinds else np.zeros(_shape_of(data), dtype=np.bool_)
     if "complex" in kinds:
-        raise TypeError("'complex' object cannot be interpreted as an integer"
-                        if dtype is D.int64 else "must be real number, not complex")
+        raise TypeError("must be real number, not complex" if dtype.is_floating_point
+                        else "'complex' object cannot be interpreted as an integer")
     if dtype.itemsize < 8 and not dtype.is_floating_point and kinds:
         return _narrow_ints(data, leaves, dtype)
     with np.errstate(over="ignore"):  # a float too large for float32 is inf, as in torch
@@ -140,6 +143,18 @@ def _int64_min_for_2_63(data: Any) -> Any:
     if isinstance(data, list):
         return [_int64_min_for_2_63(item) for item in data]
     return _args.INT64_MIN if isinstance(data, float) and data == 2.0 ** 63 else data
+
+
+def _bytes_read(data: list) -> list:
+    """A nested list with each ``bytes`` in it as the list of its ints: torch reads one as a
+    sequence where a dtype is given (with none it refuses its type).
+
+    >>> _bytes_read([b"ab", [b"c"]])
+    [[97, 98], [[99]]]
+    """
+    deeper = bool(data) and isinstance(data[0], (bytes, list))  # torch's shape: the firsts'
+    return [list(item) if isinstance(item, bytes) and deeper else
+            _bytes_read(item) if isinstance(item, list) else item for item in data]
 
 
 def _narrow_ints(data: Any, leaves: list, dtype: D.dtype) -> np.ndarray:
@@ -468,7 +483,7 @@ def empty(*size: Any, dtype: D.dtype | None = None, device: Any = None,
 
 
 @records("aten::full")
-@_call_form.parser_types(size="int[]", fill_value="Number")
+@_call_form.parser_types(size="int[]", fill_value="Number")  # (no lone int, as torch)
 def full(size: Any, fill_value: Any, *, dtype: D.dtype | None = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:
     """A tensor filled with ``fill_value``; its dtype follows the value like torch.

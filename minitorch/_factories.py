@@ -240,6 +240,7 @@ def creation_options(factory: Callable[..., Tensor], *, layout: bool = True,
     options = {"layout": layout, "pin_memory": pin_memory, "out": out}
     first = next(iter(inspect.signature(factory).parameters.values()), None)
     sized = first is not None and first.kind is first.VAR_POSITIONAL  # zeros(*size)
+    formats = "memory_format" in inspect.signature(factory).parameters
 
     @functools.wraps(factory)
     def made(*args: Any, **kwargs: Any) -> Tensor:
@@ -249,6 +250,8 @@ def creation_options(factory: Callable[..., Tensor], *, layout: bool = True,
             _args.size_types(name, args)
         if typed := _call_form.positional_types(factory, name, args):
             raise TypeError(typed)  # torch's parser reads the positional arguments first
+        if formats and kwargs.get("memory_format") is not None:  # first option in torch's
+            _layout.checked(name, kwargs["memory_format"])
         _args.dtype(name, kwargs.get("dtype"))  # torch's parser reads dtype before layout
         if kind is not None and (not isinstance(kind, _layout.layout) or
                                  isinstance(kind, _layout.memory_format)):
@@ -577,6 +580,8 @@ def _new(name: str, factory: Callable[..., Tensor]) -> Callable[..., Tensor]:
             _args.device_type(f"new_{name}", device)
             _args.flag(f"new_{name}", requires_grad, "requires_grad")
             _args.sizes(f"new_{name}", size)
+        elif size:  # one tuple: the parser refuses a lone int (or a tuple led by a non-int)
+            _args.int_tuple("new_full", _args.list_head(size[0]), "size", 1)  # first
         try:
             return options(*size, dtype=dtype or self.dtype,
                            device=self.device if device is None else device,

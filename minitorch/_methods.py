@@ -288,15 +288,15 @@ def movedim(self: Tensor, source: Any, destination: Any) -> Tensor:
 
 def _movedim_dims(source: Any, destination: Any) -> tuple[list, list]:
     """``source`` and ``destination`` as lists of ints, or torch's TypeError."""
-    def is_int(v: Any) -> bool:
-        return isinstance(v, int) and not isinstance(v, bool)
+    def is_int(v: Any) -> bool:  # a numpy int or a 0-d integer tensor too
+        return _args.as_param_int(v, "source") is not None
 
     def is_ints(v: Any) -> bool:  # as the parser matches: the first item (the rest unpacked)
         return isinstance(v, (tuple, list)) and (not v or is_int(v[0]))
 
     if is_int(source) and is_int(destination):
         _args.integers("movedim", (source, "source", 1), (destination, "destination", 2))
-        return [source], [destination]
+        return [_args.as_int(source)], [_args.as_int(destination)]
     if is_ints(source) and is_ints(destination):
         for v, name in ((source, "source"), (destination, "destination")):
             _args.sizes("movedim", (v,), name, check_negative=False)  # int64 each, as parsed
@@ -662,6 +662,9 @@ def clamp_(self: Tensor, min: Any = None, max: Any = None) -> Tensor:
     """In-place clamp: torch's parser reads the bounds before its in-place checks."""
     min, max = pointwise.clamp_bounds("clamp_", min, max)
     pointwise.clamp_result_type(self, min, max)
+    if min is None and max is None:  # after autograd's refusal, before the write's checks
+        check_inplace_allowed(self)
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return self._inplace(pointwise.clamp, min, max)
     return self._inplace(pointwise.clamp, min=min, max=max)  # numbers as they are
@@ -746,9 +749,11 @@ def copy_(self: Tensor, other: Any, non_blocking: bool = False) -> Tensor:
     """Copy ``other`` (broadcast) into this tensor, in place; a number is copied as torch's
     parser wraps it, a 0-d tensor (a complex one's real part, with torch's warning).
     ``non_blocking`` changes nothing on the CPU."""
+    if not isinstance(other, (Tensor, complex)) and not _args.is_real(other):
+        _wrapped_number("copy_", other)  # its type's refusal, the parser's first
+    _args.flag("copy_", non_blocking, "non_blocking", 2)  # before a number is unpacked
     if not isinstance(other, Tensor):
         other = _wrapped_number("copy_", other)
-    _args.flag("copy_", non_blocking, "non_blocking", 2)
     check_inplace_allowed(self, other)  # autograd's refusals come before the kernel's
     check_internal_overlap(self)
     _check_output_shape(self, other)
@@ -898,6 +903,11 @@ def _sliced(self: Tensor, parts: tuple) -> bool:
 _OPERANDS = (Tensor, int, float, complex)  # bool is an int
 
 
+def _past_int64(scalar: Any) -> bool:
+    """True for a numpy unsigned scalar past int64, which torch's operators cannot read."""
+    return scalar.shape == () and scalar.dtype.kind == "u" and int(scalar) > _args.INT64_MAX
+
+
 def _operand(other: Any, kinds: tuple = _OPERANDS) -> bool:
     """True if an operator takes ``other``; else it returns NotImplemented, so that Python
     raises its own "unsupported operand type(s)" error as with torch."""
@@ -905,6 +915,8 @@ def _operand(other: Any, kinds: tuple = _OPERANDS) -> bool:
         return True
     if _args.is_array(other):
         if type(other).__name__ == "ndarray":  # numpy's reflected operator runs, as with torch
+            return False
+        if _past_int64(other):  # torch cannot read it as a Number: numpy's operator runs
             return False
         _args.operand(other)  # refuses other arrays; numpy scalars go on as numbers
         return kinds is _OPERANDS
@@ -1005,6 +1017,8 @@ def _cmp(name: str, named: bool = False, public: str | None = None) -> Any:
                 return NotImplemented
             other = _factories_tensor(other)
         elif _args.is_array(other):
+            if _past_int64(other) and not named:  # (the method: the parser's refusal)
+                return NotImplemented
             other = _args.operand(other)
         if isinstance(other, complex) and name in ("eq", "ne"):
             if other.imag == 0:

@@ -837,6 +837,15 @@ def symmetric_eigen(a: np.ndarray, uplo: str, vectors: bool
     return values, vecs, infos
 
 
+class NotConverged(ArithmeticError):
+    """LAPACK's report that a factorization did not converge: its positive ``info``, for the
+    matrix at ``at`` in the batch order."""
+
+    def __init__(self, info: int, at: int) -> None:
+        super().__init__(info, at)
+        self.info, self.at = info, at
+
+
 def svd(a: np.ndarray, full_matrices: bool, vectors: bool = True
         ) -> tuple[np.ndarray | None, np.ndarray, np.ndarray | None] | None:
     """``U``, ``S``, ``Vh`` of each matrix of the float batch ``a`` as torch's
@@ -864,7 +873,8 @@ def svd(a: np.ndarray, full_matrices: bool, vectors: bool = True
     jobz = ctypes.c_char(b"N" if not vectors else b"A" if full_matrices else b"S")
     values_at = _items(ss, 1)  # also where gesdd's values-only job gets U and Vh: unread
     lefts, rights = (_items(us), _items(vhs)) if vectors else (values_at, values_at)
-    for matrix, values, left, right in zip(_items(work_a), values_at, lefts, rights):
+    for at, (matrix, values, left, right) in enumerate(zip(_items(work_a), values_at, lefts,
+                                                             rights)):
         iwork, info, optimal = np.empty(max(1, 8 * k), np.int32), ctypes.c_int(0), \
             np.zeros(1, a.dtype)
         args = (ctypes.byref(jobz), _ref(m), _ref(n), matrix, _ref(max(1, m)), values, left,
@@ -872,6 +882,8 @@ def svd(a: np.ndarray, full_matrices: bool, vectors: bool = True
         routine(*args, _pointer(optimal), _ref(-1), _pointer(iwork), ctypes.byref(info))
         work = _empty((max(1, int(optimal[0])),), a.dtype)
         routine(*args, _pointer(work), _ref(work.size), _pointer(iwork), ctypes.byref(info))
+        if info.value > 0 and vectors:  # torch reports it (where an infinity is met)
+            raise NotConverged(info.value, at)
         if info.value:
             return None
     return us, ss, vhs

@@ -29,7 +29,7 @@ from . import _args, _batched_function, _call_form, _layout, _meta, _sampling
 from . import _dtype as D
 from ._creation import _CREATION_KEYWORDS, _created, _leaf, empty, rand, randn, zeros
 from ._generator import Generator, default_generator
-from ._tensor import Tensor, broadcast_pair, broadcast_shapes, expanded_shape
+from ._tensor import Tensor, broadcast_pair, broadcast_shapes, check_inplace_allowed, expanded_shape
 from .autograd.profiler import records
 from .backend import is_dense, namespace
 from .ops._base import Op, wrap
@@ -749,9 +749,11 @@ def binomial(count: Tensor, prob: Tensor, generator: Any = None) -> Tensor:
     tensor([4., 0.])
     """
     generator = _args.generator("binomial", generator)
-    if not count.dtype.is_floating_point:
-        raise ValueError("binomial only supports floating-point dtypes for count, got: "
-                         f"{_args.legacy(count.dtype)}")
+    for t, name in ((count, "count"), (prob, "prob")):
+        if not t.dtype.is_floating_point:
+            raise ValueError(f"binomial only supports floating-point dtypes for {name}, got: "
+                             f"{_args.legacy(t.dtype)}")
+    broadcast_pair(count, prob)  # the shapes, before the kernel's dtypes
     if prob.dtype != count.dtype:
         raise RuntimeError(f"Found dtype {_args.legacy(prob.dtype)} but expected "
                            f"{_args.legacy(count.dtype)}")
@@ -790,6 +792,7 @@ def uniform_(self: Tensor, *args: Any, generator: Any = None, **kwargs: Any) -> 
             for v, d in zip(_from_to("uniform_", args, kwargs), (0.0, 1.0)))
     generator = _args.generator("uniform_", generator)
     a, b = _args.reals("uniform_", (a, "from", 1), (b, "to", 2))
+    check_inplace_allowed(self)  # autograd's refusal, before the kernel's checks
     _check_float(self.dtype, "check_uniform_bounds")
     _check_bounds(self.dtype, a, b)
     return self._inplace(Uniform.apply, draw=lambda t: _sample(
@@ -805,6 +808,7 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
     """
     generator = _args.generator("normal_", generator)
     mean, std = _args.reals("normal_", (mean, "mean", 1), (std, "std", 2))
+    check_inplace_allowed(self)
     _check_std(std)
     _check_kernel(self, "normal_kernel_cpu", self.dtype.is_floating_point)
     return self._inplace(Normal.apply,
@@ -842,6 +846,7 @@ def random_(self: Tensor, *args: Any, generator: Any = None, **kwargs: Any) -> T
         low, high = _args.integers("random_", (low, "from", 1), (high, "to", 2))
     if overload == 1:
         low, high = 0, _args.integer("random_", low, "to", 1)
+    check_inplace_allowed(self)
     if overload < 2 and high is not None:
         _check_range(low, high)
         low, high = _as_stored(self.dtype, low, high)
@@ -888,6 +893,7 @@ def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
     if not isinstance(generator, (Generator, type(None))) or not (
             isinstance(p, Tensor) or _args.is_real(p)):
         raise _args.invalid_combination("bernoulli_", (self, p), "Tensor p", "float p")
+    check_inplace_allowed(self, p)
     if isinstance(p, Tensor):
         if self.numel():  # torch's kernel runs (expands and checks) only with something to
             expanded_shape(tuple(p.shape), tuple(self.shape), _args.type_string(p.dtype))
@@ -929,6 +935,7 @@ def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> 
     """
     generator = _args.generator("exponential_", generator)
     lambd = _args.real("exponential_", lambd, "lambd", 1)
+    check_inplace_allowed(self)
     if not lambd > 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
     if self.numel():  # torch's kernel, and its dtype check, never run on no elements
@@ -948,6 +955,7 @@ def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *,
     """
     generator = _args.generator("cauchy_", generator)
     median, sigma = _args.reals("cauchy_", (median, "median", 1), (sigma, "sigma", 2))
+    check_inplace_allowed(self)
     if not sigma > 0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
     _check_continuous("Cauchy", self.dtype, _args.c_name)
@@ -964,6 +972,7 @@ def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *,
     """
     generator = _args.generator("log_normal_", generator)
     mean, std = _args.reals("log_normal_", (mean, "mean", 1), (std, "std", 2))
+    check_inplace_allowed(self)
     if not std > 0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std:g}")
     _check_kernel(self, "log_normal_cpu", self.dtype.is_floating_point)
@@ -979,6 +988,7 @@ def geometric_(self: Tensor, p: float, *, generator: Any = None) -> Tensor:
     """
     generator = _args.generator("geometric_", generator)
     p = _args.real("geometric_", p, "p", 1)
+    check_inplace_allowed(self)
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
     _check_kernel(self, "geometric_cpu", self.dtype != D.bool)

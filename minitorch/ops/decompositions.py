@@ -48,7 +48,13 @@ __all__ = ["CholeskyInverse", "CholeskySolve", "LinalgCholesky", "LinalgPinv", "
 
 
 def _svd_arrays(xp: Any, a: Any, full: bool) -> tuple:
-    found = _mkl.svd(a, full) if a.size else None
+    try:
+        found = _mkl.svd(a, full) if a.size else None
+    except _mkl.NotConverged as failure:
+        batch = f"(Batch element {failure.at}): " if a.ndim > 2 else ""
+        raise LinAlgError(f"linalg.svd: {batch}The algorithm failed to converge because the "
+                          "input matrix is ill-conditioned or has too many repeated singular "
+                          f"values (error code: {failure.info}).") from None
     if found is not None:
         return found
     u, s, vh = xp.linalg.svd(a, full_matrices=full)
@@ -563,8 +569,12 @@ def _raise_not_positive(fn: str, infos: list[int], batched: bool) -> None:
 def _cholesky_checked(fn: str, A: Any) -> None:
     if A.dim() < 2:
         raise RuntimeError(f"{fn}: The input tensor A must have at least 2 dimensions.")
+    _square_matrices(f"{fn}: ", A)
+
+
+def _square_matrices(prefix: str, A: Tensor) -> None:
     if A.shape[-1] != A.shape[-2]:
-        raise RuntimeError(f"{fn}: A must be batches of square matrices, but they are "
+        raise RuntimeError(f"{prefix}A must be batches of square matrices, but they are "
                            f"{A.shape[-2]} by {A.shape[-1]} matrices")
 
 
@@ -742,7 +752,8 @@ def cholesky_solve(input: Tensor, input2: Tensor, upper: bool = False) -> Tensor
         raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
                            f"{_args.legacy(input.dtype)} and A of type "
                            f"{_args.legacy(input2.dtype)} instead.")
-    if input2.shape[-1] != input2.shape[-2] or input.shape[-2] != input2.shape[-1]:
+    _square_matrices("", input2)  # torch's check of a square factor, first
+    if input.shape[-2] != input2.shape[-1]:
         raise RuntimeError(f"Incompatible matrix sizes for cholesky_solve: each A matrix is "
                            f"{input2.shape[-2]} by {input2.shape[-1]} but each b matrix is "
                            f"{input.shape[-2]} by {input.shape[-1]}")

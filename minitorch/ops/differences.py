@@ -131,7 +131,7 @@ def _integral(fn: str, y: Any, x: Any, dx: Any, dim: Any, cumulative: bool) -> T
     d = _dim(fn, y, dim)
     name = "cumulative_trapezoid" if cumulative else "trapezoid"
     if not y.shape[d] and not cumulative:  # numpy's integral over no samples: 0
-        return zeros(*y.shape[:d], *y.shape[d + 1:], dtype=y.dtype)
+        return zeros((*y.shape[:d], *y.shape[d + 1:]), dtype=y.dtype)
     _no_bool(name, y, *([spacing] if isinstance(spacing, Tensor) else []))
     if isinstance(spacing, Tensor):
         spacing = _trapezoid_x(name, y, spacing, d)

@@ -197,9 +197,10 @@ class IndexCopy(Op):
 
 def _index_copy_checked(fn: str, input: Tensor, dim: Any, index: Any, source: Any) -> tuple:
     _args.tensor_args(fn, (input, "input", 1), (index, "index", 3), (source, "source", 4))
-    d = _args.dim(fn, dim, input.dim())
+    d = _args.integer(fn, dim, "dim", 1)  # parsed, then autograd's refusal, then its range
     if fn.endswith("_"):
-        check_inplace_allowed(input)
+        check_inplace_allowed(input, source)
+    d = _args.wrap_dim(d, input.dim())
     name = "index_copy_()"
     if index.dim() >= 2:
         raise IndexError(f"{name}: Index should have dimension 1 or 0 (got {index.dim()})")

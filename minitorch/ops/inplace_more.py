@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import _args, _call_form, backend
 from .._dtype import get_default_dtype, result_type
-from .._tensor import Tensor, check_inplace_allowed, check_inplace_operands
+from .._tensor import Tensor, check_inplace_allowed, check_inplace_operands, check_internal_overlap
 from . import binary_more, pointwise, scan, special
 from ._base import Op, wrap
 
@@ -63,10 +63,12 @@ def _check_cast(name: str, self: Tensor, other: Tensor) -> None:
 
 def _parser_before_autograd(fn: Any, name: str, self: Tensor, args: tuple,
                             kwargs: dict) -> None:
-    """Where autograd refuses to write into ``self`` (a leaf that requires grad, ...), torch's
-    parser has read the arguments' types first: its refusal of one of the wrong type wins."""
+    """Where autograd refuses to write into ``self`` (a leaf that requires grad, ...), or its
+    TensorIterator an expanded ``self``, torch's parser has read the arguments' types first:
+    its refusal of one of the wrong type wins."""
     try:
         check_inplace_allowed(self, *args)
+        check_internal_overlap(self)
     except RuntimeError:
         if typed := _call_form.types_first(fn, name, (self, *args), kwargs, method=True):
             raise TypeError(typed) from None
@@ -85,7 +87,11 @@ def _inplace_of(fn: Any, name: str | None = None, first: str | None = None) -> A
         return self._inplace(fn)
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
-        _parser_before_autograd(fn, f"{name}_", self, args, kwargs)
+        if too_many := _call_form.too_many_positional(fn, f"{name}_", (self, *args), True):
+            raise TypeError(too_many)  # the parser's count and its missing arguments come
+        for missing in required[len(args):]:  # before autograd's or the kernel's refusals,
+            _args.required(f"{name}_", kwargs.get(missing, _args.OMITTED), missing)  # in
+        _parser_before_autograd(fn, f"{name}_", self, args, kwargs)  # torch's words
         if name in _TENSOR_OTHER and (args or "other" in kwargs):
             other = args[0] if args else kwargs["other"]
             _args.tensor_args(name, (other, "other", 2))
@@ -96,8 +102,6 @@ def _inplace_of(fn: Any, name: str | None = None, first: str | None = None) -> A
                 binary_more.same_dtypes(self, args[0])
             check_inplace_operands(self, args[0])  # before the kernel's (a divisor's zeros)
             _check_cast(name, self, args[0])
-        for missing in required[len(args):]:  # torch's parser's words, not Python's
-            _args.required(f"{name}_", kwargs.get(missing, _args.OMITTED), missing)
         if first and args:
             args, kwargs = args[1:], {first: args[0], **kwargs}
         if written := getattr(fn, "written_check", None):  # (the output's own checks)

@@ -80,15 +80,19 @@ def _check_mask(mask: Tensor) -> None:
                            f"{_args.c_name(mask.dtype)}")
 
 
-def _check_value(fn: str, mask: Tensor, value: Any, shapes: Any = None) -> Any:
+def _check_value(fn: str, mask: Tensor, value: Any, shapes: Any = None,
+                 written: Tensor | None = None) -> Any:
     """The fill value as torch checks it before the in-place kernel's shapes (its type, an
-    int's range, the out-of-place form's broadcast ``shapes()``, a tensor value's rank, the
-    mask's dtype); numpy scalars come back as Python numbers."""
+    int's range, autograd's refusal to write ``written`` in place, the out-of-place form's
+    broadcast ``shapes()``, a tensor value's rank, the mask's dtype); numpy scalars come back
+    as Python numbers."""
     value = _args.numpy_scalar(value)
     if not isinstance(mask, Tensor) or not isinstance(value, (Tensor, int, float, complex)):
         raise _args.invalid_combination(fn, (mask, value), "Tensor mask, Tensor value",
                                         "Tensor mask, Number value")
     _args.unpack_int(value)
+    if written is not None:
+        check_inplace_allowed(written, value)
     if shapes is not None:
         shapes()
     if isinstance(value, Tensor) and value.dim():
@@ -166,8 +170,7 @@ def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
     >>> minitorch.zeros(2).masked_fill_(minitorch.tensor([False, True]), 1.)
     tensor([0., 1.])
     """
-    value = _check_value("masked_fill_", mask, value)
-    check_inplace_allowed(self, value)  # autograd's refusals come before the kernel's
+    value = _check_value("masked_fill_", mask, value, written=self)  # autograd first
     shape = broadcast_pair(self, mask)
     if shape != self._data.shape:
         raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "

@@ -381,8 +381,14 @@ class Slice(_BasicIndex):
         ctx.shape, ctx.key = a.shape, key
         array = a._data[(*key, ...)]
         if not array.size:  # numpy keeps the stride of a slice of none, torch scales it
-            steps = [k.step or 1 for k in key] + [1] * (a.dim() - len(key))
-            array = _strided_as(array, tuple(st * n for st, n in zip(a.stride(), steps)))
+            steps = [min(k.step or 1, _args.INT64_MAX) for k in key] + [1] * (a.dim() - len(key))
+            strides = tuple((st * n + 2 ** 63) % 2 ** 64 - 2 ** 63  # int64's, wrapped
+                            for st, n in zip(a.stride(), steps))
+            if min(strides, default=0) < 0:
+                raise RuntimeError("as_strided: Negative strides are not supported at the "
+                                   f"moment, got strides: {list(strides)}")
+            if max(map(abs, strides), default=0) * array.itemsize <= _args.INT64_MAX:
+                array = _strided_as(array, strides)  # (past int64 bytes numpy holds none)
         return a._view(array)
 
     @staticmethod

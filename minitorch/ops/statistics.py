@@ -124,6 +124,8 @@ def _quantile(fn: str, input: Any, q: Any, dim: Any, keepdim: Any, interpolation
             not (dim is None or _args.as_int(dim) is not None):
         raise _args.invalid_combination(fn, (input, q), *_SIGNATURES)
     keepdim = _args.flag(fn, keepdim, "keepdim", 4)
+    if dim is not None:  # the parser unpacks it (past int64: its ValueError) before any check
+        dim = _args.integer(fn, dim, "dim", 2)
     if not isinstance(q, Tensor):
         if not 0 <= q <= 1:
             raise RuntimeError(f"quantile() q must be in the range [0, 1] but got "
