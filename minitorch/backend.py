@@ -352,7 +352,8 @@ def writable(array: Any) -> Any:
     >>> writable(np.broadcast_to(np.ones(3), (2, 3))) is None
     True
     """
-    if any(step < 0 for step in array.strides) or _overlapping(array.shape, array.strides):
+    if array.size and (any(step < 0 for step in array.strides)  # (an empty one has nothing
+                       or _overlapping(array.shape, array.strides)):  # to overlap)
         return None
     owner = array.base  # through the views, and as_strided's stand-ins, to the owner
     while owner is not None and not (isinstance(owner, np.ndarray) and owner.base is None):
