@@ -16,7 +16,7 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-from . import _args, _call_form, _layout, _storage
+from . import _args, _call_form, _layout, _storage, backend
 from ._layout import strided
 from ._tensor import Tensor
 from ._warn_once import warn_once
@@ -322,16 +322,7 @@ def _physical_order(t: Tensor, check: bool) -> tuple[list, bool]:
             return 0 if ge(shape[b], shape[a]) else 1
         return -1 if ge(strides[b], strides[a]) else 1
 
-    perm = list(reversed(range(ndim)))
-    for i in range(1, ndim):
-        d1 = i
-        for d0 in reversed(range(i)):
-            c = swap(perm[d0], perm[d1])
-            if c > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif c < 0:
-                break
+    perm = backend.swap_sorted(ndim, swap)
     ambiguous = check and any(swap(perm[i], perm[i + 1]) != -1 for i in range(ndim - 1))
     return list(reversed(perm)), ambiguous
 

@@ -20,7 +20,7 @@ import contextlib
 import importlib
 import re
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
 
@@ -783,7 +783,17 @@ def fastest_first(strides: list, shape: tuple) -> list:
                 return 1
         return 0
 
-    perm = list(range(len(shape)))[::-1]
+    return swap_sorted(len(shape), should_swap)
+
+
+def swap_sorted(ndim: int, should_swap: Callable[[int, int], int]) -> list:
+    """The dims ``ndim - 1 .. 0`` insertion-sorted as torch sorts them by ``should_swap``
+    (1: swap, -1: in order, 0: cannot tell, keep looking), fastest first.
+
+    >>> swap_sorted(3, lambda a, b: 0)
+    [2, 1, 0]
+    """
+    perm = list(range(ndim))[::-1]
     for i in range(1, len(perm)):
         d1 = i
         for d0 in range(i - 1, -1, -1):
