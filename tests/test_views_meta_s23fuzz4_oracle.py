@@ -214,3 +214,19 @@ def test_resize_to_its_own_shape_is_not_counted(make, size):
         x.resize_(*eval(size))
         return x._version if x.shape == before else x.shape, x.stride() if x.shape == before else 0
     assert_as_torch(program)
+
+
+# ---------------------------------------------------------------- as_strided / unfold checks
+
+@pytest.mark.parametrize("make", ["L.arange(6)", "L.zeros(0)", "L.arange(6.)[1:]"])
+@pytest.mark.parametrize("args", ["(-1,), (0,)", "(-1,), (1,)", "(-2, 3), (1, 1)", "(2,), (-1,)",
+                                  "(0, 2), (0, 5)", "(2,), (1,), -1", "(3, -1), (1, 1)",
+                                  "(2, 2), (2, 1), 3", "(-1,), (0,), 2"])
+def test_as_strided_size_checks_in_torch_order(make, args):
+    assert_as_torch(lambda L: (lambda v: (v.shape, v.stride()))(
+        eval(f"{make}.as_strided({args})")))
+
+
+@pytest.mark.parametrize("args", ["0, -1, -1", "0, -1, 1", "0, 7, -1", "0, 2, 0", "0, 2, 1"])
+def test_unfold_checks_size_before_step(args):
+    assert_as_torch(lambda L: eval(f"L.arange(6).unfold({args})"))
