@@ -12,10 +12,11 @@ callbacks ``map_`` and ``apply_``.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
-from . import _args, _call_form, _storage
+from . import _args, _call_form, _layout, _storage, backend
 from ._layout import strided
 from ._tensor import Tensor
 from ._warn_once import warn_once
@@ -278,10 +279,52 @@ def is_neg(input: Tensor) -> bool:
     return False
 
 
-def _dim_order(self: Tensor, *, ambiguity_check: bool = False) -> tuple:
-    """The dims from the outermost to the innermost in memory (by stride, ties in order)."""
-    strides = self.stride()
-    return tuple(sorted(range(self.dim()), key=lambda d: -strides[d]))
+def _dim_order(self: Tensor, *, ambiguity_check: Any = False) -> tuple:
+    """The dims from the outermost to the innermost in memory, as torch orders them (by
+    stride, ties by size); with ``ambiguity_check`` refusing a tensor whose order is not
+    unique (a size-one dim, equal strides) unless it is contiguous in exactly one of the
+    memory formats listed."""
+    if not isinstance(ambiguity_check, bool) and (
+            not isinstance(ambiguity_check, list)
+            or not all(isinstance(f, _layout.memory_format) for f in ambiguity_check)):
+        raise TypeError("The ambiguity_check argument must be a bool or a list of memory "
+                        "formats.")
+    strides, shape = self.stride(), tuple(self.shape)
+    formats = ambiguity_check if isinstance(ambiguity_check, list) else []
+    if (ambiguity_check is not False
+            and (1 in shape or any(a == b for a, b in itertools.pairwise(strides)))
+            and sum(self.is_contiguous(memory_format=f) for f in formats) != 1):
+        raise RuntimeError("The tensor does not have unique dim order, or cannot map to exact "
+                           "one of the given memory formats.")
+    order, ambiguous = _physical_order(self, bool(ambiguity_check))
+    if ambiguous:
+        raise RuntimeError("The tensor does not have unique dim order.")
+    return tuple(order)
+
+
+def _physical_order(t: Tensor, check: bool) -> tuple[list, bool]:
+    """torch's order of ``t``'s dims from outermost to innermost in memory (an insertion sort
+    by stride, zero strides compared with nothing), and whether some pair stayed unordered."""
+    ndim, strides, shape = t.dim(), t.stride(), tuple(t.shape)
+    if ndim < 2:
+        return list(range(ndim)), False
+    plain, last = t.is_contiguous(), t.is_contiguous(memory_format=_layout.channels_last)
+    if plain != last:  # (a tensor both ways is sorted, as torch's)
+        return (list(range(ndim)) if plain else [0, *range(2, ndim), 1]), False
+
+    def ge(a: int, b: int) -> bool:
+        return b == 0 or (a != 0 and (a >= b or a % b == 0))
+
+    def swap(a: int, b: int) -> int:
+        if strides[a] == 0 or strides[b] == 0:
+            return 0
+        if strides[a] == strides[b]:
+            return 0 if ge(shape[b], shape[a]) else 1
+        return -1 if ge(strides[b], strides[a]) else 1
+
+    perm = backend.swap_sorted(ndim, swap)
+    ambiguous = check and any(swap(perm[i], perm[i + 1]) != -1 for i in range(ndim - 1))
+    return list(reversed(perm)), ambiguous
 
 
 def _pin_memory(self: Tensor, device: Any = None) -> Tensor:

@@ -936,8 +936,16 @@ def tensors(fn: str, **torch_names: Any) -> Callable:
             optional = parameter.default is None or "None" in str(parameter.annotation)
             specs.append((i, p, torch_name, position, optional))
 
+        kinds = [q.kind for q in signature.parameters.values()]
+        most = math.inf if inspect.Parameter.VAR_POSITIONAL in kinds else sum(
+            k in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+            for k in kinds)
+        known = None if inspect.Parameter.VAR_KEYWORD in kinds else set(names)
+
         @functools.wraps(f)
         def checked(*args: Any, **kwargs: Any) -> Any:
+            if len(args) > most or (known is not None and not known.issuperset(kwargs)):
+                return f(*args, **kwargs)  # the parser refuses the count first: Python's words
             for i, p, torch_name, position, optional in specs:
                 value = args[i] if i < len(args) else kwargs.get(p, OMITTED)
                 if not (value is OMITTED or (optional and value is None)):

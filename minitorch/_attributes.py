@@ -84,6 +84,28 @@ def is_same_size(input: Tensor, other: Tensor) -> bool:
     return input.shape == other.shape
 
 
+def is_set_to(self: Tensor, tensor: Tensor) -> bool:
+    """Whether both tensors are the same view of the same memory: one storage, offset, shape
+    and strides (``Tensor.is_set_to``).
+
+    >>> x = minitorch.ones(3)
+    >>> x.is_set_to(x.detach()), x.is_set_to(x[1:])
+    (True, False)
+    """
+    _args.tensor_args("is_set_to", (tensor, "tensor", 2))
+    return (_one_storage(self, tensor) and self.dim() == tensor.dim()
+            and self.storage_offset() == tensor.storage_offset()
+            and self.shape == tensor.shape and self.stride() == tensor.stride())
+
+
+def _one_storage(a: Tensor, b: Tensor) -> bool:
+    """Whether two tensors live in one memory (empty ones: only as views of one tensor)."""
+    if a._memory_root() is b._memory_root():
+        return True
+    start = a.untyped_storage().data_ptr()
+    return bool(start) and start == b.untyped_storage().data_ptr()
+
+
 def is_signed(input: Tensor) -> bool:
     """Whether ``input``'s dtype holds negative values (all but bool and uint8).
 
@@ -125,7 +147,8 @@ _NEVER = ("is_ipu", "is_maia", "is_mkldnn", "is_mps", "is_mtia", "is_nested", "i
 METHODS: dict[str, Any] = {
     **{name: property(_never) for name in _NEVER},
     "get_device": get_device, "is_nonzero": is_nonzero, "is_signed": is_signed,
-    "is_same_size": is_same_size, "ndimension": _ndimension, "nbytes": property(_nbytes),
+    "is_same_size": is_same_size, "is_set_to": is_set_to, "ndimension": _ndimension,
+    "nbytes": property(_nbytes),
     "itemsize": property(Tensor.element_size),
     "is_cpu": property(lambda self: self.device.type == "cpu"),
     "real": property(real), "imag": property(imag),

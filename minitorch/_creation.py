@@ -46,6 +46,7 @@ def as_array(data: Any, dtype: D.dtype | None, device: Any = None) -> Any:
         with np.errstate(invalid="ignore", over="ignore"):  # torch casts arrays silently too
             values = _copy_keeping_strides(np.asarray(data), target)
     else:
+        _check_sized(data)
         target = dtype or _items_dtype(data)  # (inferred from the tensors inside, as torch)
         values = _python_values(_unwrap(data, index=target in (D.int64, D.bool)), target)
     return backend.from_numpy(values, dev)
@@ -247,6 +248,15 @@ def _is_sequence(data: Any) -> bool:
     ``__getitem__``; a set, a dict or a generator is not one."""
     return (hasattr(type(data), "__getitem__") and hasattr(type(data), "__len__")
             and not isinstance(data, (dict, str, bytes, np.generic, np.ndarray, Tensor)))
+
+
+def _check_sized(data: Any) -> None:
+    """torch measures a nested sequence's shape down its first items, taking ``len()`` of
+    each: a 0-d numpy array met there has none (one further along reads as its number)."""
+    while _is_sequence(data) and len(data):
+        data = data[0]
+        if isinstance(data, np.ndarray) and data.ndim == 0:
+            raise TypeError("len() of unsized object")
 
 
 def _type_name(kind: type) -> str:

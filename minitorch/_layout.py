@@ -57,6 +57,35 @@ def checked(fn: str, value: Any) -> memory_format:
     return value
 
 
+_CHANNELS_LAST_ORDER = {4: (1, 3, 2, 0), 5: (1, 4, 3, 2, 0)}
+
+
+def dims_order(fn: str, value: Any, ndim: int) -> tuple | None:
+    """For ``is_contiguous(memory_format=value)``: the dims from innermost out that
+    channels_last (channels_last_3d) asks of an ``ndim``-d tensor, () where it cannot hold
+    (another rank), None for plain row-major order (contiguous or preserve format)."""
+    if not isinstance(value, memory_format):
+        raise TypeError(f"{fn}(): argument 'memory_format' must be torch.memory_format, not "
+                        f"{type(value).__name__}")
+    if value is channels_last:
+        return _CHANNELS_LAST_ORDER[4] if ndim == 4 else ()
+    if value is channels_last_3d:
+        return _CHANNELS_LAST_ORDER[5] if ndim == 5 else ()
+    return None
+
+
+def dense_in_order(shape: tuple, strides: tuple, order: tuple) -> bool:
+    """Whether elements lie without gaps with dims ``order`` running innermost first (sizes of
+    one do not count, as torch's channels-last test); False for an empty ``order``."""
+    expected = 1
+    for d in order:
+        if shape[d] != 1:
+            if strides[d] != expected:
+                return False
+            expected *= shape[d]
+    return bool(order)
+
+
 def preserved_strides(fn: str, t: Any, value: Any) -> tuple | None:
     """The element strides of a new tensor made like ``t`` (``*_like``, ``memory_format``
     ``value``): ``t``'s own under ``preserve_format`` when ``t`` lies densely in memory (a

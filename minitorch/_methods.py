@@ -1353,7 +1353,7 @@ for _name, _fn in _METHODS.items():  # torch counts a method's arguments after s
 for _name, _fn in list(vars(Tensor).items()):  # the class's own methods: torch's C ones refuse
     if inspect.isfunction(_fn) and not _name.startswith("_") and not hasattr(_fn, "op") and \
             _name not in _call_form.PYTHON_METHODS and \
-            _name not in ("cpu", "is_contiguous"):  # (torch's take a memory_format)
+            _name != "cpu":  # (torch's takes a memory_format)
         setattr(Tensor, _name, _call_form.entry(_fn, _name, method=True))
 
 

@@ -38,6 +38,10 @@ class UntypedStorage:
     nbytes = size
     __len__ = size
 
+    def data_ptr(self) -> int:
+        """The address of the memory's first byte (0 for an empty one), as torch's."""
+        return self._root.data_ptr()
+
     @property
     def device(self) -> Any:
         return self._root.device

@@ -372,16 +372,22 @@ class Tensor(metaclass=_TensorType):
         """True for tensors created inside ``inference_mode``."""
         return self._inference
 
-    def is_contiguous(self) -> bool:
+    def is_contiguous(self, *, memory_format: Any = _layout.contiguous_format) -> bool:
         """True if the values lie in memory in row-major order, without gaps (torch's rule:
-        sizes of one and empty tensors do not count).
+        sizes of one and empty tensors do not count); with ``memory_format`` channels_last
+        (channels_last_3d), whether a 4-d (5-d) tensor lies in that order instead.
 
         >>> x = minitorch.ones(2, 3)
         >>> x.is_contiguous(), x.t().is_contiguous()
         (True, False)
         """
+        order = _layout.dims_order("is_contiguous", memory_format, self.dim())
         strides = backend.element_strides(self._data)
-        return strides is None or strides_contiguous(self._data.shape, strides)
+        if strides is None:
+            return order is None
+        if order is None:
+            return strides_contiguous(self._data.shape, strides)
+        return _layout.dense_in_order(self._data.shape, strides, order)
 
     def contiguous(self, memory_format: Any = None) -> Tensor:
         """The tensor itself when contiguous, else a contiguous copy (``CloneBackward0``).
@@ -1248,6 +1254,40 @@ def check_inplace_allowed(t: Tensor, *others: Any) -> None:
             "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
             "make a clone to get a normal tensor before doing inplace update.See "
             "https://github.com/pytorch/rfcs/pull/17 for more details.")
+    for other in others:
+        if isinstance(other, Tensor) and _partly_overlapping(t._data, other._data):
+            raise RuntimeError(
+                "unsupported operation: some elements of the input tensor and the written-to "
+                "tensor refer to a single memory location. Please clone() the tensor before "
+                "performing the operation.")
+
+
+def _byte_span(array: Any) -> tuple[int, int] | None:
+    """The bytes ``array`` covers as [begin, end), where it lies densely with no step
+    backwards (None otherwise: torch's "too hard to tell" that it lets pass)."""
+    begin, strides = backend.address(array), backend.element_strides(array)
+    if begin is None or strides is None or any(s < 0 for s in strides) or \
+            not backend.is_dense(tuple(array.shape), strides):
+        return None
+    return begin, begin + array.size * array.itemsize
+
+
+def _partly_overlapping(out: Any, source: Any) -> bool:
+    """torch's partial overlap of an in-place op's output and an input: both dense, sharing
+    some bytes but not laid out alike over the same ones (a shifted or transposed view).
+
+    >>> import numpy as np; a = np.arange(4.)
+    >>> _partly_overlapping(a[1:], a[:-1]), _partly_overlapping(a, a.T)
+    (True, False)
+    >>> _partly_overlapping(a[:2], a[2:])
+    False
+    """
+    if out is source or not out.size or not source.size:
+        return False
+    a, b = _byte_span(out), _byte_span(source)
+    if a is None or b is None or a[1] <= b[0] or b[1] <= a[0]:
+        return False
+    return a != b or out.strides != source.strides
 
 
 def check_can_save(t: Tensor) -> None:

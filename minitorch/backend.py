@@ -20,7 +20,7 @@ import contextlib
 import importlib
 import re
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
 
@@ -352,7 +352,8 @@ def writable(array: Any) -> Any:
     >>> writable(np.broadcast_to(np.ones(3), (2, 3))) is None
     True
     """
-    if any(step < 0 for step in array.strides) or _overlapping(array.shape, array.strides):
+    if array.size and (any(step < 0 for step in array.strides)  # (an empty one has nothing
+                       or _overlapping(array.shape, array.strides)):  # to overlap)
         return None
     owner = array.base  # through the views, and as_strided's stand-ins, to the owner
     while owner is not None and not (isinstance(owner, np.ndarray) and owner.base is None):
@@ -782,7 +783,17 @@ def fastest_first(strides: list, shape: tuple) -> list:
                 return 1
         return 0
 
-    perm = list(range(len(shape)))[::-1]
+    return swap_sorted(len(shape), should_swap)
+
+
+def swap_sorted(ndim: int, should_swap: Callable[[int, int], int]) -> list:
+    """The dims ``ndim - 1 .. 0`` insertion-sorted as torch sorts them by ``should_swap``
+    (1: swap, -1: in order, 0: cannot tell, keep looking), fastest first.
+
+    >>> swap_sorted(3, lambda a, b: 0)
+    [2, 1, 0]
+    """
+    perm = list(range(ndim))[::-1]
     for i in range(1, len(perm)):
         d1 = i
         for d0 in range(i - 1, -1, -1):

@@ -46,10 +46,13 @@ def _rebuild_tensor(storage: np.ndarray, offset: int, dtype_name: str, shape: tu
     """A leaf tensor (or Parameter) from ``save``'s record of it: its values seen in
     ``storage`` at byte ``offset`` with byte ``strides``, so that tensors saved from one
     memory share one again."""
-    values = np.ndarray(shape, D._BY_NAME[dtype_name].np, storage, offset, strides)
+    kind = D._BY_NAME[dtype_name].np
+    values = np.ndarray(shape, kind, storage, offset, strides)
     t = Tensor._make(values)
     if (where := _restored(device, t)) != "cpu":
         t = Tensor._make(backend.from_numpy(values, backend.as_device(where)))
+    else:  # its storage is the whole saved memory, as in torch: storage_offset() counts from there
+        t._memory = Tensor._make(storage[:storage.size - storage.size % kind.itemsize].view(kind))
     if parameter:
         from .nn.parameter import Parameter
 
@@ -108,10 +111,10 @@ def save(obj: Any, f: Any, pickle_module: Any = None, pickle_protocol: int = 2,
 
     >>> minitorch.save(minitorch.zeros(1), io.BytesIO())
     """
-    buffer = io.BytesIO()
-    pickle.dump(_MAGIC_NUMBER, buffer, protocol=2)
-    _Pickler(buffer, protocol=max(pickle_protocol, 3)).dump(obj)  # 2 spells bytes by a codec
-    with _opened(f, "wb") as file:
+    with _opened(f, "wb") as file:  # torch refuses a bad ``f`` before it pickles anything
+        buffer = io.BytesIO()
+        pickle.dump(_MAGIC_NUMBER, buffer, protocol=2)
+        _Pickler(buffer, protocol=max(pickle_protocol, 3)).dump(obj)  # 2 spells bytes by a codec
         file.write(buffer.getbuffer())
 
 

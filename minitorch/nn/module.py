@@ -931,6 +931,8 @@ class Module:
                     f"Tensor-like object from checkpoint but received {type(value)}"]
         if isinstance(target, UninitializedParameter):  # a lazy module takes the loaded shape
             target.materialize(value.shape)
+        elif not target.dim() and value.shape == (1,):  # torch reads a 0.3-era scalar (1-d)
+            value = value[0]  # as its element
         if value.shape != target.shape:
             return [f"size mismatch for {key}: copying a param with shape {value.shape} from "
                     f"checkpoint, the shape in current model is {target.shape}."]
@@ -962,14 +964,19 @@ class Module:
         """The module's own settings, shown inside the parentheses of its repr."""
         return ""
 
+    def _get_name(self) -> str:
+        """The name its repr starts with: its class's (a subclass may say another)."""
+        return type(self).__name__
+
     def __repr__(self) -> str:
         extra = self.extra_repr()
         lines = extra.split("\n") if extra else []
         children = [f"({name}): {_indent(repr(m))}" for name, m in self._modules.items()]
+        name = self._get_name()
         if len(lines) == 1 and not children:
-            return f"{type(self).__name__}({lines[0]})"
+            return f"{name}({lines[0]})"
         body = "".join(f"\n  {line}" for line in lines + children)
-        return f"{type(self).__name__}({body}\n)" if body else f"{type(self).__name__}()"
+        return f"{name}({body}\n)" if body else f"{name}()"
 
 
 def _run_load_post_hooks(module: Module, keys: _IncompatibleKeys) -> None:

@@ -105,20 +105,49 @@ def as_strided(input: Tensor, size: Any, stride: Any, storage_offset: Any = None
     if any(s < 0 for s in strides):
         raise RuntimeError("as_strided: Negative strides are not supported at the moment, got "
                            f"strides: {list(strides)}")
-    if any(n < 0 for n in sizes):
-        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(sizes)} and "
-                           f"strides={list(strides)}")
     if offset < 0:
         raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    item = input.element_size()
+    need = _storage_bytes(sizes, strides, offset, item)
+    if need is None:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(sizes)} and "
+                           f"strides={list(strides)}")
     flat = _storage(input)
-    need = 0 if 0 in sizes else offset + 1 + sum((n - 1) * s for n, s in zip(sizes, strides))
-    if need > flat.shape[0]:
-        item = input.element_size()
+    if need > flat.shape[0] * item:
         raise RuntimeError(f"setStorage: sizes {list(sizes)}, strides {list(strides)}, storage "
                            f"offset {offset}, and itemsize {item} requiring a storage size of "
-                           f"{need * item} are out of bounds for storage of size "
+                           f"{need} are out of bounds for storage of size "
                            f"{flat.shape[0] * item}")
+    if any(n < 0 for n in sizes):  # (torch counts the elements last)
+        if 0 not in sizes:
+            raise RuntimeError("numel: integer multiplication overflow")
+        raise RuntimeError(f"minitorch cannot make a view with a negative size ({list(sizes)});"
+                           " torch makes an empty one")
     return AsStrided.apply(input, sizes=sizes, strides=strides, offset=offset)
+
+
+_U64 = 1 << 64
+
+
+def _storage_bytes(sizes: tuple, strides: tuple, offset: int, item: int) -> int | None:
+    """The bytes of storage a view needs, in torch's unsigned 64-bit arithmetic (a negative
+    size wraps around, so it may fit); None where that overflows.
+
+    >>> _storage_bytes((2, 3), (3, 1), 1, 4), _storage_bytes((-1,), (0,), 0, 4)
+    (28, 4)
+    >>> _storage_bytes((-1,), (1,), 0, 4) is None
+    True
+    """
+    if 0 in sizes:
+        return 0
+    total, over = 1, False
+    for n, s in zip(sizes, strides):
+        step = (s % _U64) * ((n - 1) % _U64)
+        total += step % _U64
+        over |= step >= _U64 or total >= _U64
+        total %= _U64
+    need = total * item + (offset % _U64) * item
+    return None if over or total * item >= _U64 or need >= _U64 else need
 
 
 METHODS = {"as_strided": as_strided}

@@ -150,10 +150,12 @@ class Unsqueeze(Op):
     def forward(ctx: Any, a: Tensor, *, dim: int) -> Tensor:
         ctx.dim = dim
         array = a._xp.expand_dims(a._data, axis=dim)
-        if not array.size:  # torch's stride for the new dim, where numpy's is another
-            strides = a.stride()
-            step = strides[dim] * a.shape[dim] if dim < a.dim() else 1
-            array = restrided(array, (*strides[:dim], step, *strides[dim:]))
+        # torch's strides: the new dim's, and the size-one dims' that numpy's reshape resets
+        strides = a.stride()
+        step = strides[dim] * a.shape[dim] if dim < a.dim() else 1
+        wanted = (*strides[:dim], step, *strides[dim:])
+        if element_strides(array) not in (None, wanted):
+            array = restrided(array, wanted)
         return a._view(array)
 
     @staticmethod

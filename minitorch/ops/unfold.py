@@ -66,10 +66,10 @@ def unfold_method(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
     if size > length:
         raise RuntimeError(f"maximum size for tensor at dimension {dim} is {length} but size "
                            f"is {size}")
-    if step <= 0:
-        raise RuntimeError(f"step is {step} but must be > 0")
     if size < 0:
         raise RuntimeError(f"size is {size} but must be >= 0")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
     return Unfold.apply(self, dim=dim, size=size, step=step)
 
 
