@@ -273,7 +273,8 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
         # function's with one signature (overloads may shift them: randint(high, size))
         names = parameters if positional is None else positional
         given = [names[min(i, len(names) - 1)] for i in range(method, method + len(args))] \
-            if (method or not declared) and names else []
+            if (method or not declared) and names else \
+            _plausible_names(declared, len(args), len(args) + len(kwargs))
         if argument in given:  # (also by keyword: a wrapper's, the positional one refused)
             position = given.index(argument) + 1
         elif argument in keywords:  # torch names no bad element of a keyword's sequence
@@ -292,6 +293,20 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
         forms = declared or (method_signatures(listed) if method else listed)
         return combination_message(name, args, kwargs, forms)
     return None
+
+
+def _plausible_names(signatures: list, given: int, count: int) -> list:
+    """The names of the first ``given`` parameters of the one of ``signatures`` that takes
+    ``count`` arguments (which torch's parser parses again to word its refusal); none where
+    no one signature does.
+
+    >>> _plausible_names(["Tensor input", "Tensor input, int dim, bool keepdim = False"], 3, 3)
+    ['input', 'dim', 'keepdim']
+    """
+    plausible = [s for s in signatures if _plausible(s, count)]
+    if len(plausible) != 1:
+        return []
+    return [p[0] for p in _signature_parameters(plausible[0]) if not p[3]][:given]
 
 
 def torch_arity(message: str, name: str, method: bool, required: list,
@@ -357,7 +372,9 @@ _PARSER_TYPES = {"int": ("int", lambda v: _args.as_int(v) is not None),
                             _args.holds_number(v)),
                  "tuple of ints": ("tuple of ints", _ints_like),
                  "torch.dtype": ("torch.dtype", _dtype_like),
-                 "str": ("str", lambda v: isinstance(v, str))}
+                 "str": ("str", lambda v: isinstance(v, str)),
+                 "tuple of Tensors": ("tuple of Tensors",
+                                      lambda v: isinstance(v, (tuple, list)))}
 _PARSER_TYPES.update({"Dims": _PARSER_TYPES["tuple of ints"],  # minitorch's names of them
                       "D.dtype": _PARSER_TYPES["torch.dtype"],
                       # a list of no fixed size, which no bare int stands for
@@ -684,7 +701,8 @@ def alias_of(op: str) -> Callable:
 
 def overloads(*signatures: str, hidden: bool = False) -> Callable:
     """Decorator: torch's signatures of a function with several (as its messages print them,
-    function form), for :func:`as_called`; ``hidden``: torch has deprecated ones too, which
+    function form; a type followed by ``?`` takes None, as torch's optional types, which it
+    prints without), for :func:`as_called`; ``hidden``: torch has deprecated ones too, which
     its messages never list but which keep its parser from reading a single one alone.
 
     >>> overloads("int n", "int n, int m")(lambda n, m=None: n).torch_signatures
@@ -785,6 +803,7 @@ def combination_message(fn: str, args: tuple, kwargs: dict, signatures: Any) -> 
     <BLANKLINE>
     """
     head = f"{fn}() received an invalid combination of arguments - "
+    signatures = [_printed(s) for s in signatures]
     if len(signatures) == 1:
         tokens = _tokens(signatures[0])
         unmatched = _unmatched_keywords(tokens, kwargs)
@@ -804,6 +823,16 @@ def combination_message(fn: str, args: tuple, kwargs: dict, signatures: Any) -> 
                          "      didn't match because some of the arguments have invalid "
                          f"types: {_marked(tokens, args, kwargs)}\n")
     return "".join(lines)
+
+
+def _printed(signature: str) -> str:
+    """A declared signature as torch prints it: without the ``?`` that marks a type its
+    parser lets None through (torch's ``int[1]? dim``, printed ``tuple of ints dim``).
+
+    >>> _printed("Tensor input, tuple of ints? dim")
+    'Tensor input, tuple of ints dim'
+    """
+    return re.sub(r"\?(?= )", "", signature)
 
 
 def _tokens(signature: str) -> list:

@@ -44,10 +44,7 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
             return fn(*args, **kwargs)
         _args.tensor_args(name or fn.__name__, (out, "out", None))  # the parser's check
         tensors = [a for a in (*args, *kwargs.values(), out) if isinstance(a, Tensor)]
-        if is_grad_enabled() and any(t.requires_grad for t in tensors):
-            raise RuntimeError(
-                f"{name or fn.__name__}(): functions with out=... arguments don't support "
-                "automatic differentiation, but one of the arguments requires grad.")
+        _refuse_grad(name or fn.__name__, tensors)
         if promoted and len(args) >= 2 and all(
                 isinstance(a, (Tensor, int, float)) for a in args[:2]):
             _check_cast(D.result_type(*args[:2]), out)
@@ -58,6 +55,14 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
         return _write(result, out)
 
     return with_out
+
+
+def _refuse_grad(name: str, tensors: list) -> None:
+    """autograd's refusal of ``out=`` where one of the call's ``tensors`` requires grad."""
+    if is_grad_enabled() and any(t.requires_grad for t in tensors):
+        raise RuntimeError(
+            f"{name}(): functions with out=... arguments don't support automatic "
+            "differentiation, but one of the arguments requires grad.")
 
 
 def takes_out_elementwise(fn: Callable) -> Callable:
@@ -175,6 +180,8 @@ def add_out_keywords(namespace: dict) -> None:
     for name in REDUCING_WITH_OUT:
         namespace[name] = reducing_with_out(namespace[name], name)
     namespace["where"] = where_with_out(namespace["where"])
+    for name, kind in PARSED_OUT.items():
+        namespace[name] = parsed_out(namespace[name], name, kind)
     for name in BINARY_WITH_OUT:
         fn = namespace.get(name)
         if fn is not None and "out" not in inspect.signature(fn).parameters:
@@ -288,3 +295,118 @@ def _write(result: Tensor, out: Tensor) -> Tensor:
         out._data = xp.empty(result._data.shape, dtype=out._data.dtype)
     out.copy_(result)
     return out
+
+
+# how torch's kernel of each :data:`PARSED_OUT` op checks out's dtype against its result's:
+# whether it casts into out where it can, and its refusal (of the legacy names ``r`` and
+# ``o``, the C names ``cr`` and ``co``, the result's ``field``); exact, as structured
+# kernels check, where not listed
+_EXACT = (False, "Expected out tensor to have dtype {cr}, but got {co} instead", RuntimeError)
+_CAST = (True, "result type {r} can't be cast to the desired output type {o}", RuntimeError)
+_OUT_DTYPES = {
+    **dict.fromkeys(("addcdiv", "addcmul", "diff", "ger", "kron", "logaddexp", "logaddexp2",
+                     "outer", "threshold"), _CAST),
+    **dict.fromkeys(("cat", "column_stack", "concat", "concatenate", "dstack", "hstack",
+                     "row_stack", "stack", "vstack"),
+                    (True, "torch.cat(): input types can't be cast to the desired output type "
+                     "{o}", TypeError)),
+    **dict.fromkeys(("clamp_max", "clamp_min", "hardshrink"),
+                    (False, "Found dtype {o} but expected {r}", RuntimeError)),
+    **dict.fromkeys(("logcumsumexp", "cummax", "cummin"),
+                    (False, "expected scalar_type {r} but found {o}", RuntimeError)),
+    **dict.fromkeys(("dot", "vdot"),
+                    (False, "result dtype {o} does not match input dtype {r}", RuntimeError)),
+    **dict.fromkeys(("cholesky", "cholesky_inverse"),
+                    (True, "{name}: Expected result to be safely castable from {r} dtype, but "
+                     "got result with dtype {o}", RuntimeError)),
+    "nanmean": (True, "\"nansum_cpu\" not implemented for '{o}'", NotImplementedError),
+    "logsumexp": (True, "logsumexp(): Expected floating point type for result tensor, but "
+                  "got: {o}", RuntimeError),
+    "inner": (False, "tensordot: Expected the output tensor to have dtype {r}, but got an "
+              "output tensor with dtype {o}", RuntimeError),
+    "mode": (False, "expected scalar type '{r}' but got '{o}' for {field} output",
+             RuntimeError)}
+
+
+def _check_written(name: str, result: Tensor, out: Tensor, field: str) -> None:
+    """torch's refusal of an ``out`` (for the ``field`` of ``name``'s ``result``) of a dtype
+    its kernel does not write (:data:`_OUT_DTYPES`)."""
+    castable, template, error = _OUT_DTYPES.get(name, _EXACT)
+    if result.dtype is out.dtype or (castable and can_cast(result.dtype, out.dtype)):
+        return
+    raise error(template.format(
+        r=_args.legacy(result.dtype), o=_args.legacy(out.dtype), cr=_args.c_name(result.dtype),
+        co=_args.c_name(out.dtype), name=name, field=field))
+
+
+# torch's functions whose parser takes ``out=`` that minitorch's op does not read itself:
+# one Tensor, or a tuple of them (a named tuple's fields)
+PARSED_OUT = {
+    **dict.fromkeys((
+        "addcdiv", "addcmul", "argmax", "argmin", "cat", "cholesky", "cholesky_inverse",
+        "clamp_max", "clamp_min", "column_stack", "concat", "concatenate", "cross", "diag",
+        "diff", "dot", "dstack", "ger", "hardshrink", "histc", "hstack", "inner", "inverse",
+        "kron", "log_softmax", "logaddexp", "logaddexp2", "logcumsumexp", "logsumexp",
+        "multinomial", "mvlgamma", "nanmean", "outer", "row_stack",
+        "slice_scatter", "softmax", "stack", "threshold", "tril", "triu", "vdot", "vstack"),
+        "Tensor"),
+    **dict.fromkeys(("aminmax", "cummax", "cummin", "frexp", "geqrf", "kthvalue", "median",
+                     "mode", "nanmedian", "qr", "slogdet", "svd", "topk"),
+                    "tuple of Tensors")}
+
+
+def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
+    """``fn`` taking torch's ``out=`` of ``kind`` (:data:`PARSED_OUT`): its parser reads the
+    op's parameters' types first, then out's (keyword-only, last), then the keywords left
+    over; the result is written into ``out`` (of a dtype its kernel writes:
+    :data:`_OUT_DTYPES`), which is returned.
+
+    >>> x = minitorch.ones(2, 2)
+    >>> minitorch.tril(x, out=1)
+    Traceback (most recent call last):
+    TypeError: tril(): argument 'out' must be Tensor, not int
+    >>> o = minitorch.empty(0)
+    >>> minitorch.tril(x, out=o) is o, o
+    (True, tensor([[1., 0.],
+            [1., 1.]]))
+    """
+    many = kind != "Tensor"
+    where = sum(p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+                for p in inspect.signature(fn).parameters.values())
+
+    @functools.wraps(fn)
+    def with_out(*args: Any, out: Any = None, **kwargs: Any) -> Any:
+        if out is None:
+            return fn(*args, **kwargs)
+        if typed := _call_form.parameter_types(fn, name, args, kwargs):
+            raise TypeError(typed)
+        if not (isinstance(out, (tuple, list)) if many else isinstance(out, Tensor)):
+            raise TypeError(f"{name}(): argument 'out' must be {kind}, not "
+                            f"{_args.type_name(out)}")
+        outs = tuple(out) if many else (out,)
+        for i, o in enumerate(outs):
+            if not isinstance(o, Tensor):
+                raise TypeError(f"expected Tensor as element {i} in argument {where}, but "
+                                f"got {_args.type_name(o)}")  # (out's place: after all)
+        _refuse_grad(name, [a for a in (*args, *kwargs.values(), *outs)
+                            if isinstance(a, Tensor)])
+        with grad_mode._recording(False):
+            result = fn(*args, **kwargs)
+        results = tuple(result) if many else (result,)
+        if len(outs) != len(results):
+            raise TypeError(f"expected tuple of {len(results)} elements but got {len(outs)}")
+        for r, o, field in zip(results, outs, getattr(result, "_fields", ("result",))):
+            _check_written(name, r, o, field)
+            _write(r, o)
+        if not many:
+            return out
+        from .. import return_types
+
+        return return_types.written(result, outs)
+
+    signature = inspect.signature(fn)  # out, keyword-only, last: the parser reads it so
+    with_out.__signature__ = signature.replace(parameters=[  # type: ignore[attr-defined]
+        *signature.parameters.values(),
+        inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None,
+                          annotation=f"{kind} | None")])
+    return with_out
