@@ -80,6 +80,7 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
 
     @functools.wraps(fn)
     def called(*args: Any, **kwargs: Any) -> Any:
+        written = args  # (torch's messages list the arguments as the caller wrote them)
         if varargs and len(args) > 2:
             args = _packed_ints(args)
         if alone in kwargs and len(args) > 1:  # no overload takes it with positional options
@@ -139,7 +140,7 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
             keyword = _ARGUMENT.fullmatch(message)
             if parsed or not (_COMBINATION.match(message) or (keyword and not keyword[3])):
                 # (torch's Python calls its ops its own way, which the op words already)
-                message = as_called(message, name, args[1:] if method else args, kwargs,
+                message = as_called(message, name, written[1:] if method else written, kwargs,
                                     method, parameters, getattr(fn, "torch_signatures", ()),
                                     keywords=given, positional=positional,
                                     hidden=hidden) or message
@@ -497,10 +498,10 @@ def overload_refusal(name: str, args: tuple, kwargs: dict, signatures: tuple,
     if params is None or len(args) > sum(not p[3] for p in params):
         return None
     names = [p[0] for p in params]
-    if any(k not in names for k in kwargs) or not (
-            any(names.index(k) < len(args) for k in kwargs) or
+    unknown = any(k not in names for k in kwargs)
+    if not (any(names.index(k) < len(args) for k in kwargs if k in names) or
             any(p[4] and p[0] not in kwargs for p in params[len(args):])):
-        return None  # an unknown keyword is Python's to refuse; else the signature parses
+        return None  # the signature parses (an unknown keyword is then Python's to refuse)
     if typed := _first_type_error(name, params, args, kwargs, 1):
         return typed
     for i, (pname, _, _, _, required_) in enumerate(params):
@@ -509,6 +510,8 @@ def overload_refusal(name: str, args: tuple, kwargs: dict, signatures: tuple,
             listed = ", ".join(f'"{n}"' for n in lacking)
             return (f"{name}() missing {len(lacking)} required positional argument"
                     f"{'s' * (len(lacking) == 1)}: {listed}")
+    if unknown:
+        return None  # (torch names a keyword given twice and an unknown one both at the end)
     twice = next(k for k in kwargs if names.index(k) < len(args))
     return f"{name}() got multiple values for argument '{twice}'"
 

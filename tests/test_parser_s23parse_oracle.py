@@ -16,7 +16,10 @@ from tests.oracle import assert_as_torch
 ONE_OUT = {"tril": "X", "triu": "X, 1", "softmax": "X, 0", "log_softmax": "X, 1",
            "logsumexp": "X, 0", "argmax": "X, 1", "argmin": "X", "nanmean": "X, 0",
            "logcumsumexp": "X, 0", "diff": "X", "cat": "[X, X]", "stack": "[X, X]",
-           "outer": "X[0], X[1]", "dot": "X[0], X[1]", "clamp_min": "X, 2"}
+           "outer": "X[0], X[1]", "dot": "X[0], X[1]", "clamp_min": "X, 2",
+           "mm": "X, X.T", "bmm": "X[None], X.T[None]", "addmm": "X.T @ X, X.T, X",
+           "clamp": "X, 1", "all": "X", "any": "X, 0", "std": "X", "var": "X, 0",
+           "searchsorted": "X[0], X[0]", "quantile": "X, 0.5"}
 TUPLE_OUT = {"mode": "X, 0", "median": "X, 1", "nanmedian": "X, 0", "kthvalue": "X, 1",
              "topk": "X, 2", "cummax": "X, 0", "cummin": "X, 1", "aminmax": "X"}
 OUTS = ["1", "None", "(L.empty(0),)", "L.empty(0)", "L.empty(0, dtype=L.int64)",
@@ -49,6 +52,12 @@ def test_out_refuses_autograd():
     "X.nanmedian('a', 'yes', dtype='f')", "L.median(X, 0, 1, 2, 3)", "L.median(X, out=None)",
     "L.median(X, 0, out=1)", "X.sum(dim=None, foo=1)", "L.sum(X, None, keepdim='yes', foo=1)",
     "X.mean(None, out=1)", "L.mean(X, dim=None, dtype='f', foo=1)", "L.sum(X, 0, 'yes')",
-    "L.mean(X, (0, 1.5), 'yes', dtype='f')", "L.prod(X, 0, 'yes')", "L.sum(X, None)"])
+    "L.mean(X, (0, 1.5), 'yes', dtype='f')", "L.prod(X, 0, 'yes')", "L.sum(X, None)",
+    "L.where(X > 1, out=None)", "L.where(X > 1, X, out=L.empty(0))", "L.where(X > 1, foo=1)",
+    "L.where(X > 1, X, X, out=L.empty(0))", "L.roll(X, (0, 1.5), 'yes')",
+    "X.roll((0, 1.5), False)", "L.roll(X, 2 ** 70, 'a')", "L.rand_like(X, requires_grad='x')",
+    "L.randn_like(X, requires_grad=None).requires_grad", "X.squeeze(0, 'yes', dtype='f')",
+    "X.count_nonzero(0, 'yes', dtype='f')", "L.topk(X, dim=0, out=1)",
+    "L.clamp_min(X, 'a')", "L.clamp_max(X, 1, out=1)"])
 def test_overloads_as_torch_reads_them(source):
     assert_as_torch(lambda L: eval(source, {"L": L, "X": L.arange(6.).reshape(2, 3)}))

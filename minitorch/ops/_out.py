@@ -181,7 +181,9 @@ def add_out_keywords(namespace: dict) -> None:
         namespace[name] = reducing_with_out(namespace[name], name)
     namespace["where"] = where_with_out(namespace["where"])
     for name, kind in PARSED_OUT.items():
-        namespace[name] = parsed_out(namespace[name], name, kind)
+        fn = namespace[name]  # (an op that is its public entry already: out inside it)
+        namespace[name] = _call_form.function(parsed_out(fn.op, name, kind)) \
+            if hasattr(fn, "op") else parsed_out(fn, name, kind)
     for name in BINARY_WITH_OUT:
         fn = namespace.get(name)
         if fn is not None and "out" not in inspect.signature(fn).parameters:
@@ -256,9 +258,16 @@ def where_with_out(fn: Callable) -> Callable:
     TypeError: where(): argument 'other' (position 3) must be Tensor, not float
     """
     @functools.wraps(fn)
-    def where(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
-        if out is None or len(args) + len(kwargs) < 3:  # (where(condition) takes no out)
-            return fn(*args, **({} if out is None else {"out": out}), **kwargs)
+    def where(*args: Any, out: Any = _args.OMITTED, **kwargs: Any) -> Any:
+        if out is _args.OMITTED:
+            return fn(*args, **kwargs)
+        if len(args) + len(kwargs) < 3:  # where(condition) takes no out, even None
+            from .pointwise import WHERE_SIGNATURES
+
+            raise _args.invalid_combination("where", args, *WHERE_SIGNATURES,
+                                            keywords={**kwargs, "out": out})
+        if out is None:
+            return fn(*args, **kwargs)
         _args.tensor_args("where", *((a, n, i + 1) for i, (a, n) in enumerate(
             zip(args, ("condition", "input", "other")))))
 
@@ -310,7 +319,18 @@ _OUT_DTYPES = {
                      "row_stack", "stack", "vstack"),
                     (True, "torch.cat(): input types can't be cast to the desired output type "
                      "{o}", TypeError)),
-    **dict.fromkeys(("clamp_max", "clamp_min", "hardshrink"),
+    **dict.fromkeys(("std", "var"), _CAST),
+    **dict.fromkeys(("all", "any"), (False, "{name} only supports bool tensor for result, got: "
+                                     "{o}", RuntimeError)),
+    **dict.fromkeys(("bucketize", "searchsorted"),
+                    (False, "torch.searchsorted(): output tensor's dtype is wrong, it can only "
+                     "be Int(int32) or Long(int64) depending on whether out_int32 flag is True, "
+                     "but we got output tensor's dtype {o} and out_int32 flag is {int32}",
+                     RuntimeError)),
+    **dict.fromkeys(("quantile", "nanquantile"),
+                    (False, "quantile() out tensor must be same dtype as the input tensor",
+                     RuntimeError)),
+    **dict.fromkeys(("clamp_max", "clamp_min", "hardshrink", "clamp", "clip"),
                     (False, "Found dtype {o} but expected {r}", RuntimeError)),
     **dict.fromkeys(("logcumsumexp", "cummax", "cummin"),
                     (False, "expected scalar_type {r} but found {o}", RuntimeError)),
@@ -336,7 +356,8 @@ def _check_written(name: str, result: Tensor, out: Tensor, field: str) -> None:
         return
     raise error(template.format(
         r=_args.legacy(result.dtype), o=_args.legacy(out.dtype), cr=_args.c_name(result.dtype),
-        co=_args.c_name(out.dtype), name=name, field=field))
+        co=_args.c_name(out.dtype), name=name, field=field,
+        int32=result.dtype is D.int32))
 
 
 # torch's functions whose parser takes ``out=`` that minitorch's op does not read itself:
@@ -348,11 +369,20 @@ PARSED_OUT = {
         "diff", "dot", "dstack", "ger", "hardshrink", "histc", "hstack", "inner", "inverse",
         "kron", "log_softmax", "logaddexp", "logaddexp2", "logcumsumexp", "logsumexp",
         "multinomial", "mvlgamma", "nanmean", "outer", "row_stack",
-        "slice_scatter", "softmax", "stack", "threshold", "tril", "triu", "vdot", "vstack"),
+        "slice_scatter", "softmax", "stack", "threshold", "tril", "triu", "vdot", "vstack",
+        "mm", "bmm", "addmm", "baddbmm", "all", "any", "clamp", "clip", "bucketize",
+        "searchsorted", "isin", "quantile", "nanquantile", "std", "var"),
         "Tensor"),
     **dict.fromkeys(("aminmax", "cummax", "cummin", "frexp", "geqrf", "kthvalue", "median",
                      "mode", "nanmedian", "qr", "slogdet", "svd", "topk"),
                     "tuple of Tensors")}
+
+
+def _lacks_required(fn: Callable, args: tuple, kwargs: dict) -> bool:
+    """Whether the call leaves out a parameter of ``fn`` that has no default."""
+    positional, required, _ = _call_form._parameters(fn)
+    given = {*positional[:len(args)], *kwargs}
+    return any(r not in given for r in required)
 
 
 def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
@@ -376,7 +406,7 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
 
     @functools.wraps(fn)
     def with_out(*args: Any, out: Any = None, **kwargs: Any) -> Any:
-        if out is None:
+        if out is None or _lacks_required(fn, args, kwargs):  # (the parser stops there)
             return fn(*args, **kwargs)
         if typed := _call_form.parameter_types(fn, name, args, kwargs):
             raise TypeError(typed)

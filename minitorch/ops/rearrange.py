@@ -60,6 +60,9 @@ def roll(input: Tensor, shifts: Any, dims: Any = ()) -> Tensor:
     tensor([4, 1, 2, 3])
     """
     _args.tensor_args("roll", (input, "input", 1))
+    _args.int_list_types("roll", shifts, "shifts", 2)  # both types before either is unpacked
+    if dims is not None:
+        _args.int_list_types("roll", dims, "dims", 3)
     shifts = _args.sizes("roll", (shifts,), "shifts", check_negative=False, position=2)
     dims = () if dims is None else _args.sizes("roll", (dims,), "dims", check_negative=False,
                                                position=3)
