@@ -100,10 +100,12 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
                 name, args[method:], given, signatures, method)):  # (hidden: not the only one)
             raise TypeError(refused)  # torch's parser, where minitorch's names would bind
         try:
-            stray = next((k for k in self_keywords if k in given), None)
-            if stray and _binds(fn, args, {k: v for k, v in given.items() if k != stray}):
+            stray = next((k for k in self_keywords if k in given), None) or \
+                ("out" if method and parsed and "out" in given else None)  # (no method's)
+            if stray and (stray == "out" or _binds(fn, args, {
+                    k: v for k, v in given.items() if k != stray})):
                 raise TypeError(f"{fn.__name__}() got an unexpected keyword argument "
-                                f"'{stray}'")  # the tensor is no method's keyword
+                                f"'{stray}'")  # the tensor, and out=, are no method's keywords
             return fn(*args, **given)
         except TypeError as error:
             # a tensor-like argument is refused as no Tensor: its __torch_function__ answers
@@ -265,7 +267,8 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
             return f"Tensor.{name}() got an unexpected keyword argument '{unexpected[1]}'"
         # torch's parser names the first keyword that is no parameter's name, a numpy name
         # it read included
-        unknown = next((k for k in kwargs if k not in parameters), unexpected[1])
+        unknown = next((k for k in kwargs if k not in parameters or (method and k == "out")),
+                       unexpected[1])
         return f"{name}() got an unexpected keyword argument '{unknown}'"
     refusal = _ARGUMENT.fullmatch(message)
     if refusal and refusal[1] == name and (refusal[3] or refusal[4].startswith("must be ")):
@@ -399,7 +402,8 @@ def types_first(fn: Callable, name: str, args: tuple, kwargs: dict, method: bool
     >>> types_first(transpose_, "transpose_", (None, "x"), {}, method=True)
     "transpose_(): argument 'dim0' (position 1) must be int, not str"
     """
-    params = _parser_parameters(fn)
+    params = tuple(p for p in _parser_parameters(fn)  # (out=: no method's parameter)
+                   if not (method and p and p[0] == "out"))
     if kwargs and not (method and len(params) == 1) and \
             (too_many := _too_many_positional(fn, name, args, method)) is not None:
         return too_many  # torch's parser counts the positional arguments before a keyword

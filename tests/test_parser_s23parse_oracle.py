@@ -58,6 +58,12 @@ def test_out_refuses_autograd():
     "X.roll((0, 1.5), False)", "L.roll(X, 2 ** 70, 'a')", "L.rand_like(X, requires_grad='x')",
     "L.randn_like(X, requires_grad=None).requires_grad", "X.squeeze(0, 'yes', dtype='f')",
     "X.count_nonzero(0, 'yes', dtype='f')", "L.topk(X, dim=0, out=1)",
-    "L.clamp_min(X, 'a')", "L.clamp_max(X, 1, out=1)"])
+    "L.clamp_min(X, 'a')", "L.clamp_max(X, 1, out=1)", "L.sum(X, 0, out=None, foo=1)",
+    "L.add(X, X, out=None, foo=1)", "L.exp(X, out=None, foo=1)", "X.matmul(X.T, out=None)",
+    "X.matmul(X.T, out=1, foo=1)", "X.matmul(X.T, foo=1, out=1)", "X.matmul(out=1)",
+    "X.add(X, out=None)", "X.sum(0, out=X)", "X.clamp(1, out=None)",
+    "L.repeat_interleave(X, 2, foo=1)", "X.repeat_interleave(2, out=None)",
+    "L.repeat_interleave(X, 2, dim='a', foo=1)", "L.gather(X, 1, X.long() % 3, out=1)",
+    "L.index_select(X, 0, L.tensor([0]), out=L.empty(0))", "L.take(X, L.tensor([0]), out=None)"])
 def test_overloads_as_torch_reads_them(source):
     assert_as_torch(lambda L: eval(source, {"L": L, "X": L.arange(6.).reshape(2, 3)}))

@@ -54,7 +54,30 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
             check_output_shape(out.shape, result.shape)
         return _write(result, out)
 
-    return with_out
+    return out_last(with_out, fn)
+
+
+def out_last(wrapper: Callable, fn: Callable, kind: str = "Tensor") -> Callable:
+    """``wrapper`` (of ``fn``, taking ``out=``) with ``fn``'s signature and torch's
+    keyword-only ``out`` (of ``kind``) last, the names its parser reads (an unknown keyword
+    is another one).
+
+    >>> import inspect
+    >>> str(inspect.signature(out_last(lambda *a, out=None: a, lambda input, dim=0: None)))
+    "(input, dim=0, *, out: 'Tensor | None' = None)"
+    """
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return wrapper
+    params = list(signature.parameters.values())
+    if "out" in signature.parameters:
+        return wrapper
+    at = next((i for i, p in enumerate(params) if p.kind is p.VAR_KEYWORD), len(params))
+    params.insert(at, inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None,
+                                        annotation=f"{kind} | None"))
+    wrapper.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
+    return wrapper
 
 
 def _refuse_grad(name: str, tensors: list) -> None:
@@ -167,7 +190,7 @@ def with_out_keyword(fn: Callable, name: str) -> Callable:
         return takes_out(checked_dtype, _RUNS.get(name, name), elementwise=True)(
             *args, out=out, **kwargs)
 
-    return checked
+    return out_last(checked, fn)
 
 
 def add_out_keywords(namespace: dict) -> None:
@@ -235,7 +258,7 @@ dtype and Long for out's dtype.
 
         return takes_out(into_out, name)(*args, out=out, **kwargs)
 
-    return reduced
+    return out_last(reduced, fn)
 
 
 def _out_dtype(name: str, input: Tensor, out: Tensor, kwargs: dict) -> dict:
@@ -280,7 +303,7 @@ def where_with_out(fn: Callable) -> Callable:
 
         return takes_out(into_out, "where")(*args, out=out, **kwargs)
 
-    return where
+    return out_last(where, fn)
 
 
 def _check_cast(dt: D.dtype, out: Tensor) -> None:
@@ -342,8 +365,13 @@ _OUT_DTYPES = {
     "nanmean": (True, "\"nansum_cpu\" not implemented for '{o}'", NotImplementedError),
     "logsumexp": (True, "logsumexp(): Expected floating point type for result tensor, but "
                   "got: {o}", RuntimeError),
-    "inner": (False, "tensordot: Expected the output tensor to have dtype {r}, but got an "
-              "output tensor with dtype {o}", RuntimeError),
+    **dict.fromkeys(("inner", "tensordot"), (
+        False, "tensordot: Expected the output tensor to have dtype {r}, but got an output "
+        "tensor with dtype {o}", RuntimeError)),
+    "index_select": (False, "index_select(): self and result must have the same scalar type",
+                     RuntimeError),
+    "take": (False, "take(): self and out expected to have the same dtype, but got self.dtype "
+             "= {r} and out.dtype = {o}", RuntimeError),
     "mode": (False, "expected scalar type '{r}' but got '{o}' for {field} output",
              RuntimeError)}
 
@@ -371,7 +399,8 @@ PARSED_OUT = {
         "multinomial", "mvlgamma", "nanmean", "outer", "row_stack",
         "slice_scatter", "softmax", "stack", "threshold", "tril", "triu", "vdot", "vstack",
         "mm", "bmm", "addmm", "baddbmm", "all", "any", "clamp", "clip", "bucketize",
-        "searchsorted", "isin", "quantile", "nanquantile", "std", "var"),
+        "searchsorted", "isin", "quantile", "nanquantile", "std", "var", "gather",
+        "index_select", "take", "take_along_dim", "tensordot"),
         "Tensor"),
     **dict.fromkeys(("aminmax", "cummax", "cummin", "frexp", "geqrf", "kthvalue", "median",
                      "mode", "nanmedian", "qr", "slogdet", "svd", "topk"),
@@ -434,9 +463,4 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
 
         return return_types.written(result, outs)
 
-    signature = inspect.signature(fn)  # out, keyword-only, last: the parser reads it so
-    with_out.__signature__ = signature.replace(parameters=[  # type: ignore[attr-defined]
-        *signature.parameters.values(),
-        inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None,
-                          annotation=f"{kind} | None")])
-    return with_out
+    return out_last(with_out, fn, kind)
