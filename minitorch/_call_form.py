@@ -62,8 +62,10 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
         name not in PYTHON_METHODS and not any(
             p.kind is p.VAR_POSITIONAL for p in inspect.signature(fn).parameters.values()) \
         else []
-    positional, required_all, _ = _parameters(fn)
+    positional, required_all, taken = _parameters(fn)
     required = list(required_all[method:])
+    # torch's methods take no out= (one of ``*dims`` reads its keywords itself)
+    out_stray = method and name not in PYTHON_METHODS and taken is not None
     forwarders = _forwarders(fn)
     parsed = name not in (PYTHON_METHODS if method else PYTHON_FUNCTIONS)
     varargs = method and getattr(fn, "int_varargs", False)
@@ -101,7 +103,7 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
             raise TypeError(refused)  # torch's parser, where minitorch's names would bind
         try:
             stray = next((k for k in self_keywords if k in given), None) or \
-                ("out" if method and parsed and "out" in given else None)  # (no method's)
+                ("out" if out_stray and "out" in given else None)  # (no method's)
             if stray and (stray == "out" or _binds(fn, args, {
                     k: v for k, v in given.items() if k != stray})):
                 raise TypeError(f"{fn.__name__}() got an unexpected keyword argument "
@@ -384,6 +386,9 @@ _PARSER_TYPES.update({"Dims": _PARSER_TYPES["tuple of ints"],  # minitorch's nam
                       # a list of no fixed size, which no bare int stands for
                       "int[]": ("tuple of ints", lambda v: isinstance(v, (tuple, list)) and
                                 _ints_like(v))})
+# the ops whose Tensor parameters torch's parser lets a Python number through (it wraps it)
+_NUMBERS_AS_TENSORS = frozenset({"add", "sub", "mul", "div", "true_divide", "floor_divide",
+                                 "subtract", "multiply", "divide"})
 # the torch type of a parameter annotated ``Any`` by its name, where every op that has it
 # gives it that type (an op declares another by :func:`parser_types`)
 _TYPES_BY_NAME = {"dtype": "torch.dtype | None", "keepdim": "bool"}
@@ -552,7 +557,9 @@ def _first_type_error(name: str, params: tuple, args: tuple, kwargs: dict,
             return None  # missing: Python's (torch's) message stands
         else:
             continue
-        if kind is None or (optional and value is None) or kind[1](value):
+        if kind is None or (optional and value is None) or kind[1](value) or (
+                kind[0] == "Tensor" and name.rstrip("_") in _NUMBERS_AS_TENSORS and
+                isinstance(value, (int, float, complex))):
             continue
         if kind[0] == "tuple of ints" and isinstance(value, (tuple, list)) and where:
             # (torch names the item of a list given by position only)
