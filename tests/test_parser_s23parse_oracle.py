@@ -66,6 +66,8 @@ def test_out_refuses_autograd():
     "L.repeat_interleave(X, 2, dim='a', foo=1)", "L.gather(X, 1, X.long() % 3, out=1)",
     "L.index_select(X, 0, L.tensor([0]), out=L.empty(0))", "L.take(X, L.tensor([0]), out=None)",
     "L.sub(X, 1, foo=1)", "X.add(1.5, foo=1)", "L.sub(X, 1, dim=1.5)", "X.sub_(1, foo=1)",
-    "X.add(True, foo=1)", "L.maximum(X, 1, foo=1)", "X.flip(dim=0, out=1)"])
+    "X.add(True, foo=1)", "L.maximum(X, 1, foo=1)", "X.flip(dim=0, out=1)",
+    "X.gather('a', 'b')", "L.index_select(X, 'a', 'b')", "L.gather(X, 1.5, 'b')",
+    "X.index_select(True, 'b')", "L.index_select(X, 0, 'b')"])
 def test_overloads_as_torch_reads_them(source):
     assert_as_torch(lambda L: eval(source, {"L": L, "X": L.arange(6.).reshape(2, 3)}))
