@@ -659,6 +659,22 @@ def dim_types(fn: str, value: Any) -> None:
         dims(fn, head, None)
 
 
+def int_list_types(fn: str, value: Any, name: str, position: int) -> None:
+    """:func:`dim_types` for any int-list parameter ``name`` (at ``position``): its type as
+    torch's parser matches it, the first item only; :func:`sizes` unpacks the rest once
+    every argument's type has matched.
+
+    >>> int_list_types("roll", (0, 1.5), "shifts", 2)
+    >>> int_list_types("roll", "yes", "dims", 3)
+    Traceback (most recent call last):
+    TypeError: roll(): argument 'dims' (position 3) must be tuple of ints, not str
+    """
+    head = list_head(value)
+    item = head[0] if isinstance(head, (tuple, list)) and head else head
+    if as_int(item) is None:
+        sizes(fn, (head,), name, check_negative=False, position=position)
+
+
 def keepdim_alone(fn: str, kwargs: dict, method: bool) -> TypeError:
     """torch's refusal of a reduction given ``keepdim`` but no ``dim`` (``method``: called as
     a Tensor method), which none of its overloads takes.

@@ -62,8 +62,10 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
         name not in PYTHON_METHODS and not any(
             p.kind is p.VAR_POSITIONAL for p in inspect.signature(fn).parameters.values()) \
         else []
-    positional, required_all, _ = _parameters(fn)
+    positional, required_all, taken = _parameters(fn)
     required = list(required_all[method:])
+    # torch's methods take no out= (one of ``*dims`` reads its keywords itself)
+    out_stray = method and name not in PYTHON_METHODS and taken is not None
     forwarders = _forwarders(fn)
     parsed = name not in (PYTHON_METHODS if method else PYTHON_FUNCTIONS)
     varargs = method and getattr(fn, "int_varargs", False)
@@ -80,6 +82,7 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
 
     @functools.wraps(fn)
     def called(*args: Any, **kwargs: Any) -> Any:
+        written = args  # (torch's messages list the arguments as the caller wrote them)
         if varargs and len(args) > 2:
             args = _packed_ints(args)
         if alone in kwargs and len(args) > 1:  # no overload takes it with positional options
@@ -99,10 +102,12 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
                 name, args[method:], given, signatures, method)):  # (hidden: not the only one)
             raise TypeError(refused)  # torch's parser, where minitorch's names would bind
         try:
-            stray = next((k for k in self_keywords if k in given), None)
-            if stray and _binds(fn, args, {k: v for k, v in given.items() if k != stray}):
+            stray = next((k for k in self_keywords if k in given), None) or \
+                ("out" if out_stray and "out" in given else None)  # (no method's)
+            if stray and (stray == "out" or _binds(fn, args, {
+                    k: v for k, v in given.items() if k != stray})):
                 raise TypeError(f"{fn.__name__}() got an unexpected keyword argument "
-                                f"'{stray}'")  # the tensor is no method's keyword
+                                f"'{stray}'")  # the tensor, and out=, are no method's keywords
             return fn(*args, **given)
         except TypeError as error:
             # a tensor-like argument is refused as no Tensor: its __torch_function__ answers
@@ -139,7 +144,7 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
             keyword = _ARGUMENT.fullmatch(message)
             if parsed or not (_COMBINATION.match(message) or (keyword and not keyword[3])):
                 # (torch's Python calls its ops its own way, which the op words already)
-                message = as_called(message, name, args[1:] if method else args, kwargs,
+                message = as_called(message, name, written[1:] if method else written, kwargs,
                                     method, parameters, getattr(fn, "torch_signatures", ()),
                                     keywords=given, positional=positional,
                                     hidden=hidden) or message
@@ -264,7 +269,8 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
             return f"Tensor.{name}() got an unexpected keyword argument '{unexpected[1]}'"
         # torch's parser names the first keyword that is no parameter's name, a numpy name
         # it read included
-        unknown = next((k for k in kwargs if k not in parameters), unexpected[1])
+        unknown = next((k for k in kwargs if k not in parameters or (method and k == "out")),
+                       unexpected[1])
         return f"{name}() got an unexpected keyword argument '{unknown}'"
     refusal = _ARGUMENT.fullmatch(message)
     if refusal and refusal[1] == name and (refusal[3] or refusal[4].startswith("must be ")):
@@ -273,7 +279,8 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
         # function's with one signature (overloads may shift them: randint(high, size))
         names = parameters if positional is None else positional
         given = [names[min(i, len(names) - 1)] for i in range(method, method + len(args))] \
-            if (method or not declared) and names else []
+            if (method or not declared) and names else \
+            _plausible_names(declared, len(args), len(args) + len(kwargs))
         if argument in given:  # (also by keyword: a wrapper's, the positional one refused)
             position = given.index(argument) + 1
         elif argument in keywords:  # torch names no bad element of a keyword's sequence
@@ -292,6 +299,20 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
         forms = declared or (method_signatures(listed) if method else listed)
         return combination_message(name, args, kwargs, forms)
     return None
+
+
+def _plausible_names(signatures: list, given: int, count: int) -> list:
+    """The names of the first ``given`` parameters of the one of ``signatures`` that takes
+    ``count`` arguments (which torch's parser parses again to word its refusal); none where
+    no one signature does.
+
+    >>> _plausible_names(["Tensor input", "Tensor input, int dim, bool keepdim = False"], 3, 3)
+    ['input', 'dim', 'keepdim']
+    """
+    plausible = [s for s in signatures if _plausible(s, count)]
+    if len(plausible) != 1:
+        return []
+    return [p[0] for p in _signature_parameters(plausible[0]) if not p[3]][:given]
 
 
 def torch_arity(message: str, name: str, method: bool, required: list,
@@ -357,12 +378,17 @@ _PARSER_TYPES = {"int": ("int", lambda v: _args.as_int(v) is not None),
                             _args.holds_number(v)),
                  "tuple of ints": ("tuple of ints", _ints_like),
                  "torch.dtype": ("torch.dtype", _dtype_like),
-                 "str": ("str", lambda v: isinstance(v, str))}
+                 "str": ("str", lambda v: isinstance(v, str)),
+                 "tuple of Tensors": ("tuple of Tensors",
+                                      lambda v: isinstance(v, (tuple, list)))}
 _PARSER_TYPES.update({"Dims": _PARSER_TYPES["tuple of ints"],  # minitorch's names of them
                       "D.dtype": _PARSER_TYPES["torch.dtype"],
                       # a list of no fixed size, which no bare int stands for
                       "int[]": ("tuple of ints", lambda v: isinstance(v, (tuple, list)) and
                                 _ints_like(v))})
+# the ops whose Tensor parameters torch's parser lets a Python number through (it wraps it)
+_NUMBERS_AS_TENSORS = frozenset({"add", "sub", "mul", "div", "true_divide", "floor_divide",
+                                 "subtract", "multiply", "divide"})
 # the torch type of a parameter annotated ``Any`` by its name, where every op that has it
 # gives it that type (an op declares another by :func:`parser_types`)
 _TYPES_BY_NAME = {"dtype": "torch.dtype | None", "keepdim": "bool"}
@@ -381,7 +407,8 @@ def types_first(fn: Callable, name: str, args: tuple, kwargs: dict, method: bool
     >>> types_first(transpose_, "transpose_", (None, "x"), {}, method=True)
     "transpose_(): argument 'dim0' (position 1) must be int, not str"
     """
-    params = _parser_parameters(fn)
+    params = tuple(p for p in _parser_parameters(fn)  # (out=: no method's parameter)
+                   if not (method and p and p[0] == "out"))
     if kwargs and not (method and len(params) == 1) and \
             (too_many := too_many_positional(fn, name, args, method)) is not None:
         return too_many  # torch's parser counts the positional arguments before a keyword
@@ -480,10 +507,10 @@ def overload_refusal(name: str, args: tuple, kwargs: dict, signatures: tuple,
     if params is None or len(args) > sum(not p[3] for p in params):
         return None
     names = [p[0] for p in params]
-    if any(k not in names for k in kwargs) or not (
-            any(names.index(k) < len(args) for k in kwargs) or
+    unknown = any(k not in names for k in kwargs)
+    if not (any(names.index(k) < len(args) for k in kwargs if k in names) or
             any(p[4] and p[0] not in kwargs for p in params[len(args):])):
-        return None  # an unknown keyword is Python's to refuse; else the signature parses
+        return None  # the signature parses (an unknown keyword is then Python's to refuse)
     if typed := _first_type_error(name, params, args, kwargs, 1):
         return typed
     for i, (pname, _, _, _, required_) in enumerate(params):
@@ -492,6 +519,8 @@ def overload_refusal(name: str, args: tuple, kwargs: dict, signatures: tuple,
             listed = ", ".join(f'"{n}"' for n in lacking)
             return (f"{name}() missing {len(lacking)} required positional argument"
                     f"{'s' * (len(lacking) == 1)}: {listed}")
+    if unknown:
+        return None  # (torch names a keyword given twice and an unknown one both at the end)
     twice = next(k for k in kwargs if names.index(k) < len(args))
     return f"{name}() got multiple values for argument '{twice}'"
 
@@ -528,7 +557,9 @@ def _first_type_error(name: str, params: tuple, args: tuple, kwargs: dict,
             return None  # missing: Python's (torch's) message stands
         else:
             continue
-        if kind is None or (optional and value is None) or kind[1](value):
+        if kind is None or (optional and value is None) or kind[1](value) or (
+                kind[0] == "Tensor" and name.rstrip("_") in _NUMBERS_AS_TENSORS and
+                isinstance(value, (int, float, complex))):
             continue
         if kind[0] == "tuple of ints" and isinstance(value, (tuple, list)) and where:
             # (torch names the item of a list given by position only)
@@ -684,7 +715,8 @@ def alias_of(op: str) -> Callable:
 
 def overloads(*signatures: str, hidden: bool = False) -> Callable:
     """Decorator: torch's signatures of a function with several (as its messages print them,
-    function form), for :func:`as_called`; ``hidden``: torch has deprecated ones too, which
+    function form; a type followed by ``?`` takes None, as torch's optional types, which it
+    prints without), for :func:`as_called`; ``hidden``: torch has deprecated ones too, which
     its messages never list but which keep its parser from reading a single one alone.
 
     >>> overloads("int n", "int n, int m")(lambda n, m=None: n).torch_signatures
@@ -785,6 +817,7 @@ def combination_message(fn: str, args: tuple, kwargs: dict, signatures: Any) -> 
     <BLANKLINE>
     """
     head = f"{fn}() received an invalid combination of arguments - "
+    signatures = [_printed(s) for s in signatures]
     if len(signatures) == 1:
         tokens = _tokens(signatures[0])
         unmatched = _unmatched_keywords(tokens, kwargs)
@@ -804,6 +837,16 @@ def combination_message(fn: str, args: tuple, kwargs: dict, signatures: Any) -> 
                          "      didn't match because some of the arguments have invalid "
                          f"types: {_marked(tokens, args, kwargs)}\n")
     return "".join(lines)
+
+
+def _printed(signature: str) -> str:
+    """A declared signature as torch prints it: without the ``?`` that marks a type its
+    parser lets None through (torch's ``int[1]? dim``, printed ``tuple of ints dim``).
+
+    >>> _printed("Tensor input, tuple of ints? dim")
+    'Tensor input, tuple of ints dim'
+    """
+    return re.sub(r"\?(?= )", "", signature)
 
 
 def _tokens(signature: str) -> list:

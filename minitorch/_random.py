@@ -617,6 +617,8 @@ def _like(kind: Callable[..., Tensor], sampler: str) -> Callable[..., Tensor]:
              device: Any = None, requires_grad: bool = False,
              memory_format: Any = None) -> Tensor:
         dtype = _args.dtype(like.__name__, dtype) or input.dtype
+        requires_grad = requires_grad is not None and _args.flag(  # (None: the default)
+            like.__name__, requires_grad, "requires_grad")
         strides = _layout.preserved_strides(like.__name__, input, memory_format)
         device = input.device if device is None else device
         if strides is None:

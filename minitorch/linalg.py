@@ -226,4 +226,4 @@ def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
     return (x * y).sum(dim)
 
 
-_out.add_other_out_keywords(globals(), _out.LINALG_WITH_OUT, "linalg_")
+_out.add_parsed_out(globals(), _out.LINALG_PARSED_OUT, "linalg_")

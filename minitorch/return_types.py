@@ -9,6 +9,7 @@ indices=tensor([1, 0]))
 
 from __future__ import annotations
 
+import functools
 from collections import namedtuple
 from typing import Any
 
@@ -89,3 +90,23 @@ lu_unpack = _return_type("lu_unpack", ("P", "L", "U"))
 triangular_solve = _return_type("triangular_solve", ("solution", "cloned_coefficient"))
 linalg_lstsq = _return_type("linalg_lstsq",
                             ("solution", "residuals", "rank", "singular_values"))
+
+
+@functools.cache
+def _written_type(name: str, fields: tuple[str, ...]) -> type:
+    return _return_type(f"{name}_out", fields)
+
+
+def written(result: Any, outs: tuple) -> Any:
+    """The ``outs`` an op's named ``result`` was written into, as torch returns them: its
+    fields, under the name ``<op>_out``.
+
+    >>> from minitorch import tensor
+    >>> written(mode(tensor(1.), tensor(0)), (tensor(1.), tensor(0)))
+    torch.return_types.mode_out(
+    values=tensor(1.),
+    indices=tensor(0))
+    """
+    if not hasattr(result, "_fields"):
+        return tuple(outs)
+    return _written_type(type(result).__name__, result._fields)(*outs)

@@ -43,23 +43,55 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
         if out is None:
             return fn(*args, **kwargs)
         _args.tensor_args(name or fn.__name__, (out, "out", None))  # the parser's check
-        given = [*args, *kwargs.values()]  # (cat's and stack's tensors come in a list)
-        tensors = [a for a in (*given, *(t for v in given if isinstance(v, (list, tuple))
-                                         for t in v), out) if isinstance(a, Tensor)]
-        if is_grad_enabled() and any(t.requires_grad for t in tensors):
-            raise RuntimeError(
-                f"{name or fn.__name__}(): functions with out=... arguments don't support "
-                "automatic differentiation, but one of the arguments requires grad.")
+        operands = _tensors_of((*args, *kwargs.values()))
+        _refuse_grad(name or fn.__name__, [*operands, out])
         if promoted and len(args) >= 2 and all(
                 isinstance(a, (Tensor, int, float)) for a in args[:2]):
             _check_cast(D.result_type(*args[:2]), out)
         with grad_mode._recording(False):
             result = fn(*args, **kwargs)
-        if elementwise and any(t is out for t in tensors[:-1]):
+        if elementwise and any(t is out for t in operands):
             check_output_shape(out.shape, result.shape)
         return _write(result, out)
 
-    return with_out
+    return out_last(with_out, fn)
+
+
+def out_last(wrapper: Callable, fn: Callable, kind: str = "Tensor") -> Callable:
+    """``wrapper`` (of ``fn``, taking ``out=``) with ``fn``'s signature and torch's
+    keyword-only ``out`` (of ``kind``) last, the names its parser reads (an unknown keyword
+    is another one).
+
+    >>> import inspect
+    >>> str(inspect.signature(out_last(lambda *a, out=None: a, lambda input, dim=0: None)))
+    "(input, dim=0, *, out: 'Tensor | None' = None)"
+    """
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return wrapper
+    params = list(signature.parameters.values())
+    if "out" in signature.parameters:
+        return wrapper
+    at = next((i for i, p in enumerate(params) if p.kind is p.VAR_KEYWORD), len(params))
+    params.insert(at, inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None,
+                                        annotation=f"{kind} | None"))
+    wrapper.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
+    return wrapper
+
+
+def _tensors_of(values: tuple) -> list:
+    """The tensors among a call's ``values``, and in its lists (cat's and stack's)."""
+    nested = (t for v in values if isinstance(v, (list, tuple)) for t in v)
+    return [v for v in (*values, *nested) if isinstance(v, Tensor)]
+
+
+def _refuse_grad(name: str, tensors: list) -> None:
+    """autograd's refusal of ``out=`` where one of the call's ``tensors`` requires grad."""
+    if is_grad_enabled() and any(t.requires_grad for t in tensors):
+        raise RuntimeError(
+            f"{name}(): functions with out=... arguments don't support automatic "
+            "differentiation, but one of the arguments requires grad.")
 
 
 def takes_out_elementwise(fn: Callable) -> Callable:
@@ -165,7 +197,7 @@ def with_out_keyword(fn: Callable, name: str) -> Callable:
         return takes_out(checked_dtype, _RUNS.get(name, name), elementwise=True)(
             *args, out=out, **kwargs)
 
-    return checked
+    return out_last(checked, fn)
 
 
 def add_out_keywords(namespace: dict) -> None:
@@ -178,155 +210,12 @@ def add_out_keywords(namespace: dict) -> None:
     for name in REDUCING_WITH_OUT:
         namespace[name] = reducing_with_out(namespace[name], name)
     namespace["where"] = where_with_out(namespace["where"])
-    add_other_out_keywords(namespace, OTHER_WITH_OUT)
+    add_parsed_out(namespace, PARSED_OUT)
     for name in BINARY_WITH_OUT:
         fn = namespace.get(name)
         if fn is not None and "out" not in inspect.signature(fn).parameters:
             namespace[name] = takes_out(fn, _RUNS.get(name, name), elementwise=True,
                                         promoted=name in _PROMOTED)
-
-
-# torch's other functions that take ``out=``: "same" ones (structured kernels) write only
-# their result's dtype, "cast" ones cast into out where they can ("in_out" ones compute in a
-# floating out's dtype), the rest refuse another
-# dtype in their own words (a format of the result's and out's legacy names, or C++ names
-# where it says "c"); linalg's under its names
-def _words(text: str, cast: bool = False, c: bool = False, kind: type = RuntimeError,
-           takes: tuple = ()) -> tuple:
-    return text, cast, c, kind, takes
-
-
-_TRUTHS = ("bool", "uint8")  # all's and any's results
-_NOT_DIFFERENTIABLE_OUT = frozenset({"searchsorted", "bucketize", "argmax", "argmin", "isin",
-                                     "nonzero", "all", "any", "multinomial"})
-_SEARCH_OUT = ("torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) "
-               "or Long(int64) depending on whether out_int32 flag is True, but we got output "
-               "tensor's dtype {o} and out_int32 flag is {int32}")
-OTHER_WITH_OUT = {
-    "mm": "same", "bmm": "same", "matmul": "same", "mv": "same", "addmm": "same",
-    "addmv": "same", "baddbmm": "same", "tril": "same", "triu": "same",
-    "gather": "same", "index_add": "same", "renorm": "same", "cross": "same", "isin": "same",
-    "argmax": "same", "argmin": "same", "addr": "cast", "outer": "cast", "ger": "cast",
-    "kron": "cast", "diff": "cast", "logaddexp": "cast", "std": "in_out", "var": "in_out",
-    "logaddexp2": "cast", "polygamma": "cast", "gcd": "cast", "lcm": "cast",
-    "cat": _words("torch.cat(): input types can't be cast to the desired output type {o}",
-                  cast=True, kind=TypeError),
-    "concat": _words("torch.cat(): input types can't be cast to the desired output type {o}",
-                     cast=True, kind=TypeError),
-    "concatenate": _words("torch.cat(): input types can't be cast to the desired output type "
-                          "{o}", cast=True, kind=TypeError),
-    "stack": _words("torch.cat(): input types can't be cast to the desired output type {o}",
-                    cast=True, kind=TypeError),
-    "take": _words("take(): self and out expected to have the same dtype, but got self.dtype = "
-                   "{r} and out.dtype = {o}"),
-    "index_select": _words("index_select(): self and result must have the same scalar type"),
-    "masked_select": _words("masked_select(): self and result must have the same scalar type"),
-    "inner": _words("tensordot: Expected the output tensor to have dtype {r}, but got an output "
-                    "tensor with dtype {o}"),
-    "tensordot": _words("tensordot: Expected the output tensor to have dtype {r}, but got an "
-                        "output tensor with dtype {o}"),
-    "dot": _words("result dtype {o} does not match input dtype {r}"),
-    "vdot": _words("result dtype {o} does not match input dtype {r}"),
-    "logcumsumexp": _words("expected scalar_type {r} but found {o}"),
-    "histc": _words("torch.histogram: input tensor and hist tensor should have the same dtype, "
-                    "but got input {r} and hist {o}", c=True),
-    "addbmm": _words("self and mat2 must have the same dtype, but got {o} and {r}"),
-    "quantile": _words("quantile() out tensor must be same dtype as the input tensor"),
-    "nanquantile": _words("quantile() out tensor must be same dtype as the input tensor"),
-    "all": _words("all only supports bool tensor for result, got: {o}", takes=_TRUTHS),
-    "any": _words("any only supports bool tensor for result, got: {o}", takes=_TRUTHS),
-    "cholesky_solve": _words("cholesky_solve: Expected result to be safely castable from {r} "
-                             "dtype, but got result with dtype {o}", cast=True),
-    "searchsorted": _words(_SEARCH_OUT),
-    "bucketize": _words(_SEARCH_OUT),
-    "multinomial": _words("multinomial expects Long tensor out, got: {o}"),
-    "nonzero": _words("nonzero: Expected out tensor to have scalar type Long but got scalar "
-                      "type{o}"),
-}
-LINALG_WITH_OUT = {
-    "inv": "same", "det": "same", "vector_norm": "same", "eigvalsh": "same", "svdvals": "same",
-    "cholesky": "same", "solve": "same", "cross": "same",
-    "norm": _words("linalg.norm expected out tensor dtype {r} but got: {o}"),
-    "matrix_norm": _words("linalg.matrix_norm expected out tensor dtype {r} but got: {o}"),
-    "vecdot": _words("linalg.vecdot: Expected out of dtype{r} but found {o}"),
-    "multi_dot": _words("multi_dot(): expected out tensor to have dtype {r} but got {o}", c=True),
-    "solve_triangular": _words("expected scalar type {r} but found {o}"),
-    "pinv": _words("linalg.pinv: Expected result to be safely castable from {r} dtype, but got "
-                   "result with dtype {o}", cast=True),
-    "householder_product": _words("torch.linalg.householder_product: Expected result to be "
-                                  "safely castable from {r} dtype, but got result with dtype "
-                                  "{o}", cast=True),
-}
-
-
-def _check_written(kind: Any, result: Tensor, out: Tensor) -> Tensor:
-    """``result`` as written into ``out``, after torch's refusal of ``out``'s dtype, by
-    ``kind``."""
-    if kind in ("cast", "in_out") or result.dtype is out.dtype:
-        return result
-    if kind == "same":
-        raise RuntimeError(f"Expected out tensor to have dtype {_args.c_name(result.dtype)}, "
-                           f"but got {_args.c_name(out.dtype)} instead")
-    text, cast, c, error, takes = kind
-    if out.dtype.name in takes:
-        return result.to(out.dtype)
-    if cast and can_cast(result.dtype, out.dtype):
-        return result
-    name = _args.c_name if c else _args.legacy
-    raise error(text.format(r=name(result.dtype), o=name(out.dtype),
-                            int32=result.dtype.name == "int32"))
-
-
-def other_with_out(fn: Callable, name: str, kind: Any) -> Callable:
-    """``fn`` taking torch's ``out=`` (see :data:`OTHER_WITH_OUT`): its result, resized into
-    ``out``; a "same" op refuses an ``out`` of another dtype as torch's structured kernels.
-
-    >>> o = minitorch.empty(0, dtype=minitorch.float64)
-    >>> minitorch.mm(minitorch.eye(2), minitorch.eye(2), out=o)
-    Traceback (most recent call last):
-    RuntimeError: Expected out tensor to have dtype float, but got double instead
-    """
-    @functools.wraps(fn)
-    def written(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
-        if out is None:
-            return fn(*args, **kwargs)
-        if kind == "in_out" and args and isinstance(args[0], Tensor) and isinstance(
-                out, Tensor) and args[0].dtype.is_floating_point and out.dtype.is_floating_point:
-            args = (args[0].to(out.dtype), *args[1:])  # the kernel computes in out's dtype
-
-        if name == "diff":
-            _check_diff_into_out(*args, **kwargs)
-        if name == "bucketize" and args and not isinstance(args[0], Tensor):
-            return fn(*args, out=out, **kwargs)  # its Number overload has no out: refused
-        if name in _NOT_DIFFERENTIABLE_OUT:  # no autograd refusal
-            args = tuple(a.detach() if isinstance(a, Tensor) else a for a in args)
-
-        def checked(*args: Any, **kwargs: Any) -> Tensor:
-            return _check_written(kind, fn(*args, **kwargs), out)
-
-        return takes_out(checked, name)(*args, out=out, **kwargs)
-
-    return written
-
-
-def _check_diff_into_out(input: Any, n: Any = 1, dim: Any = -1, prepend: Any = None,
-                         append: Any = None) -> None:
-    """torch's ``diff(out=)`` narrows its input from 1, which an empty dim refuses (where
-    ``diff`` without ``out`` gives an empty result); other refusals are ``diff``'s."""
-    if not (isinstance(input, Tensor) and input.dim() and type(n) is int and n > 0 and
-            type(dim) is int and -input.dim() <= dim < input.dim()):
-        return
-    joined = [t for t in (prepend, input, append) if isinstance(t, Tensor)]
-    if all(t.dim() == input.dim() for t in joined) and not sum(t.shape[dim] for t in joined):
-        raise IndexError("start out of range (expected to be in range of [0, 0], but got 1)")
-
-
-def add_other_out_keywords(namespace: dict, table: dict, prefix: str = "") -> None:
-    """The functions of ``table`` in ``namespace`` taking ``out=`` (those that do not)."""
-    for name, kind in table.items():
-        fn = namespace.get(name)
-        if fn is not None and "out" not in inspect.signature(fn).parameters:
-            namespace[name] = other_with_out(fn, _RUNS.get(prefix + name, prefix + name), kind)
 
 
 # torch's reductions over dims that take ``out=``, by how their kernel reads out's dtype:
@@ -373,7 +262,7 @@ dtype and Long for out's dtype.
 
         return takes_out(into_out, name)(*args, out=out, **kwargs)
 
-    return reduced
+    return out_last(reduced, fn)
 
 
 def _out_dtype(name: str, input: Tensor, out: Tensor, kwargs: dict) -> dict:
@@ -396,9 +285,16 @@ def where_with_out(fn: Callable) -> Callable:
     TypeError: where(): argument 'other' (position 3) must be Tensor, not float
     """
     @functools.wraps(fn)
-    def where(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
-        if out is None or len(args) + len(kwargs) < 3:  # (where(condition) takes no out)
-            return fn(*args, **({} if out is None else {"out": out}), **kwargs)
+    def where(*args: Any, out: Any = _args.OMITTED, **kwargs: Any) -> Any:
+        if out is _args.OMITTED:
+            return fn(*args, **kwargs)
+        if len(args) + len(kwargs) < 3:  # where(condition) takes no out, even None
+            from .pointwise import WHERE_SIGNATURES
+
+            raise _args.invalid_combination("where", args, *WHERE_SIGNATURES,
+                                            keywords={**kwargs, "out": out})
+        if out is None:
+            return fn(*args, **kwargs)
         _args.tensor_args("where", *((a, n, i + 1) for i, (a, n) in enumerate(
             zip(args, ("condition", "input", "other")))))
 
@@ -411,7 +307,7 @@ def where_with_out(fn: Callable) -> Callable:
 
         return takes_out(into_out, "where")(*args, out=out, **kwargs)
 
-    return where
+    return out_last(where, fn)
 
 
 def _check_cast(dt: D.dtype, out: Tensor) -> None:
@@ -435,3 +331,217 @@ def _write(result: Tensor, out: Tensor) -> Tensor:
         out._data = xp.empty(result._data.shape, dtype=out._data.dtype)
     out.copy_(result)
     return out
+
+
+# how torch's kernel of each :data:`PARSED_OUT` op checks out's dtype against its result's:
+# whether it casts into out where it can, and its refusal (of the legacy names ``r`` and
+# ``o``, the C names ``cr`` and ``co``, the result's ``field``); exact, as structured
+# kernels check, where not listed
+_EXACT = (False, "Expected out tensor to have dtype {cr}, but got {co} instead", RuntimeError)
+_CAST = (True, "result type {r} can't be cast to the desired output type {o}", RuntimeError)
+_OUT_DTYPES = {
+    **dict.fromkeys(("addcdiv", "addcmul", "diff", "ger", "kron", "logaddexp", "logaddexp2",
+                     "outer", "threshold"), _CAST),
+    **dict.fromkeys(("cat", "column_stack", "concat", "concatenate", "dstack", "hstack",
+                     "row_stack", "stack", "vstack"),
+                    (True, "torch.cat(): input types can't be cast to the desired output type "
+                     "{o}", TypeError)),
+    **dict.fromkeys(("std", "var"), _CAST),
+    **dict.fromkeys(("all", "any"), (False, "{name} only supports bool tensor for result, got: "
+                                     "{o}", RuntimeError)),
+    **dict.fromkeys(("bucketize", "searchsorted"),
+                    (False, "torch.searchsorted(): output tensor's dtype is wrong, it can only "
+                     "be Int(int32) or Long(int64) depending on whether out_int32 flag is True, "
+                     "but we got output tensor's dtype {o} and out_int32 flag is {int32}",
+                     RuntimeError)),
+    **dict.fromkeys(("quantile", "nanquantile"),
+                    (False, "quantile() out tensor must be same dtype as the input tensor",
+                     RuntimeError)),
+    **dict.fromkeys(("clamp_max", "clamp_min", "hardshrink", "clamp", "clip"),
+                    (False, "Found dtype {o} but expected {r}", RuntimeError)),
+    **dict.fromkeys(("logcumsumexp", "cummax", "cummin"),
+                    (False, "expected scalar_type {r} but found {o}", RuntimeError)),
+    **dict.fromkeys(("dot", "vdot"),
+                    (False, "result dtype {o} does not match input dtype {r}", RuntimeError)),
+    **dict.fromkeys(("cholesky", "cholesky_inverse"),
+                    (True, "{name}: Expected result to be safely castable from {r} dtype, but "
+                     "got result with dtype {o}", RuntimeError)),
+    "nanmean": (True, "\"nansum_cpu\" not implemented for '{o}'", NotImplementedError),
+    "logsumexp": (True, "logsumexp(): Expected floating point type for result tensor, but "
+                  "got: {o}", RuntimeError),
+    **dict.fromkeys(("inner", "tensordot"), (
+        False, "tensordot: Expected the output tensor to have dtype {r}, but got an output "
+        "tensor with dtype {o}", RuntimeError)),
+    "index_select": (False, "index_select(): self and result must have the same scalar type",
+                     RuntimeError),
+    "take": (False, "take(): self and out expected to have the same dtype, but got self.dtype "
+             "= {r} and out.dtype = {o}", RuntimeError),
+    "mode": (False, "expected scalar type '{r}' but got '{o}' for {field} output",
+             RuntimeError),
+    **dict.fromkeys(("addr", "gcd", "lcm"), _CAST),
+    "masked_select": (False, "masked_select(): self and result must have the same scalar type",
+                      RuntimeError),
+    "addbmm": (False, "self and mat2 must have the same dtype, but got {o} and {r}",
+               RuntimeError),
+    "cholesky_solve": (True, "cholesky_solve: Expected result to be safely castable from {r} "
+                       "dtype, but got result with dtype {o}", RuntimeError),
+    "nonzero": (False, "nonzero: Expected out tensor to have scalar type Long but got scalar "
+                "type{o}", RuntimeError),
+    "multinomial": (False, "multinomial expects Long tensor out, got: {o}", RuntimeError),
+    "histc": (False, "torch.histogram: input tensor and hist tensor should have the same dtype, "
+              "but got input {cr} and hist {co}", RuntimeError),
+    # linalg's, under their names
+    "linalg_norm": (False, "linalg.norm expected out tensor dtype {r} but got: {o}",
+                    RuntimeError),
+    "linalg_matrix_norm": (False, "linalg.matrix_norm expected out tensor dtype {r} but got: "
+                           "{o}", RuntimeError),
+    "linalg_vecdot": (False, "linalg.vecdot: Expected out of dtype{r} but found {o}",
+                      RuntimeError),
+    "linalg_multi_dot": (False, "multi_dot(): expected out tensor to have dtype {cr} but got "
+                         "{co}", RuntimeError),
+    "linalg_solve_triangular": (False, "expected scalar type {r} but found {o}", RuntimeError),
+    "linalg_pinv": (True, "linalg.pinv: Expected result to be safely castable from {r} dtype, "
+                    "but got result with dtype {o}", RuntimeError),
+    "linalg_householder_product": (True, "torch.linalg.householder_product: Expected result to "
+                                   "be safely castable from {r} dtype, but got result with "
+                                   "dtype {o}", RuntimeError)}
+# ops whose out= refuses no input that requires grad (their results have no gradient)
+_NOT_DIFFERENTIABLE_OUT = frozenset({"searchsorted", "bucketize", "argmax", "argmin", "isin",
+                                     "nonzero", "all", "any", "multinomial"})
+
+
+def _check_written(name: str, result: Tensor, out: Tensor, field: str) -> Tensor:
+    """``result`` as written into ``out`` (for the ``field`` of ``name``'s result), after
+    torch's refusal of an ``out`` of a dtype its kernel does not write (:data:`_OUT_DTYPES`)."""
+    castable, template, error = _OUT_DTYPES.get(name, _EXACT)
+    if result.dtype is out.dtype or (castable and can_cast(result.dtype, out.dtype)):
+        return result
+    if name in ("all", "any") and out.dtype is D.uint8:  # their kernel writes either
+        return result.to(out.dtype)
+    raise error(template.format(
+        r=_args.legacy(result.dtype), o=_args.legacy(out.dtype), cr=_args.c_name(result.dtype),
+        co=_args.c_name(out.dtype), name=name, field=field,
+        int32=result.dtype is D.int32))
+
+
+# torch's functions whose parser takes ``out=`` that minitorch's op does not read itself:
+# one Tensor, or a tuple of them (a named tuple's fields)
+PARSED_OUT = {
+    **dict.fromkeys((
+        "addcdiv", "addcmul", "argmax", "argmin", "cat", "cholesky", "cholesky_inverse",
+        "clamp_max", "clamp_min", "column_stack", "concat", "concatenate", "cross", "diag",
+        "diff", "dot", "dstack", "ger", "hardshrink", "histc", "hstack", "inner", "inverse",
+        "kron", "log_softmax", "logaddexp", "logaddexp2", "logcumsumexp", "logsumexp",
+        "multinomial", "mvlgamma", "nanmean", "outer", "row_stack",
+        "slice_scatter", "softmax", "stack", "threshold", "tril", "triu", "vdot", "vstack",
+        "mm", "bmm", "addmm", "baddbmm", "all", "any", "clamp", "clip", "bucketize",
+        "searchsorted", "isin", "quantile", "nanquantile", "std", "var", "gather",
+        "index_select", "take", "take_along_dim", "tensordot", "matmul", "mv", "addmv",
+        "index_add", "renorm", "addr", "gcd", "lcm", "masked_select", "addbmm",
+        "cholesky_solve", "nonzero"),
+        "Tensor"),
+    **dict.fromkeys(("aminmax", "cummax", "cummin", "frexp", "geqrf", "kthvalue", "median",
+                     "mode", "nanmedian", "qr", "slogdet", "svd", "topk"),
+                    "tuple of Tensors")}
+
+
+# linalg's functions that take ``out=`` (minitorch.linalg's names, without "linalg_")
+LINALG_PARSED_OUT = dict.fromkeys((
+    "inv", "det", "vector_norm", "eigvalsh", "svdvals", "cholesky", "solve", "cross", "norm",
+    "matrix_norm", "vecdot", "multi_dot", "solve_triangular", "pinv", "householder_product"),
+    "Tensor")
+
+
+def add_parsed_out(namespace: dict, table: dict, prefix: str = "") -> None:
+    """The functions of ``table`` in ``namespace`` taking ``out=`` (:func:`parsed_out`),
+    named in messages with ``prefix``."""
+    for name, kind in table.items():
+        fn = namespace[name]  # (an op that is its public entry already: out inside it)
+        namespace[name] = _call_form.function(parsed_out(fn.op, prefix + name, kind)) \
+            if hasattr(fn, "op") else parsed_out(fn, prefix + name, kind)
+
+
+def _prepared(name: str, args: tuple, kwargs: dict, outs: tuple) -> tuple:
+    """The arguments as the op with ``out=`` reads them: std and var compute in a floating
+    out's dtype; diff's refusal of an empty dim it narrows."""
+    first = args[0] if args else None
+    if name in ("std", "var") and isinstance(first, Tensor) and \
+            first.dtype.is_floating_point and outs[0].dtype.is_floating_point:
+        return (first.to(outs[0].dtype), *args[1:])
+    if name == "diff":
+        _check_diff_into_out(*args, **kwargs)
+    return args
+
+
+def _check_diff_into_out(input: Any, n: Any = 1, dim: Any = -1, prepend: Any = None,
+                         append: Any = None) -> None:
+    """torch's ``diff(out=)`` narrows its input from 1, which an empty dim refuses (where
+    ``diff`` without ``out`` gives an empty result); other refusals are ``diff``'s."""
+    if not (isinstance(input, Tensor) and input.dim() and type(n) is int and n > 0 and
+            type(dim) is int and -input.dim() <= dim < input.dim()):
+        return
+    joined = [t for t in (prepend, input, append) if isinstance(t, Tensor)]
+    if all(t.dim() == input.dim() for t in joined) and not sum(t.shape[dim] for t in joined):
+        raise IndexError("start out of range (expected to be in range of [0, 0], but got 1)")
+
+
+
+def _lacks_required(fn: Callable, args: tuple, kwargs: dict) -> bool:
+    """Whether the call leaves out a parameter of ``fn`` that has no default."""
+    positional, required, _ = _call_form._parameters(fn)
+    given = {*positional[:len(args)], *kwargs}
+    return any(r not in given for r in required)
+
+
+def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
+    """``fn`` taking torch's ``out=`` of ``kind`` (:data:`PARSED_OUT`): its parser reads the
+    op's parameters' types first, then out's (keyword-only, last), then the keywords left
+    over; the result is written into ``out`` (of a dtype its kernel writes:
+    :data:`_OUT_DTYPES`), which is returned.
+
+    >>> x = minitorch.ones(2, 2)
+    >>> minitorch.tril(x, out=1)
+    Traceback (most recent call last):
+    TypeError: tril(): argument 'out' must be Tensor, not int
+    >>> o = minitorch.empty(0)
+    >>> minitorch.tril(x, out=o) is o, o
+    (True, tensor([[1., 0.],
+            [1., 1.]]))
+    """
+    many = kind != "Tensor"
+    where = sum(p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+                for p in inspect.signature(fn).parameters.values())
+
+    @functools.wraps(fn)
+    def with_out(*args: Any, out: Any = None, **kwargs: Any) -> Any:
+        if out is None or _lacks_required(fn, args, kwargs):  # (the parser stops there)
+            return fn(*args, **kwargs)
+        if name == "bucketize" and args and not isinstance(args[0], Tensor):
+            return fn(*args, out=out, **kwargs)  # its Number overload has no out: refused
+        if typed := _call_form.parameter_types(fn, name, args, kwargs):
+            raise TypeError(typed)
+        if not (isinstance(out, (tuple, list)) if many else isinstance(out, Tensor)):
+            raise TypeError(f"{name}(): argument 'out' must be {kind}, not "
+                            f"{_args.type_name(out)}")
+        outs = tuple(out) if many else (out,)
+        for i, o in enumerate(outs):
+            if not isinstance(o, Tensor):
+                raise TypeError(f"expected Tensor as element {i} in argument {where}, but "
+                                f"got {_args.type_name(o)}")  # (out's place: after all)
+        args = _prepared(name, args, kwargs, outs)
+        if name not in _NOT_DIFFERENTIABLE_OUT:  # (theirs refuse no gradient)
+            _refuse_grad(name, _tensors_of((*args, *kwargs.values(), *outs)))
+        with grad_mode._recording(False):
+            result = fn(*args, **kwargs)
+        results = tuple(result) if many else (result,)
+        if len(outs) != len(results):
+            raise TypeError(f"expected tuple of {len(results)} elements but got {len(outs)}")
+        for r, o, field in zip(results, outs, getattr(result, "_fields", ("result",))):
+            _write(_check_written(name, r, o, field), o)
+        if not many:
+            return out
+        from .. import return_types
+
+        return return_types.written(result, outs)
+
+    return out_last(with_out, fn, kind)

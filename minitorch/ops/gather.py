@@ -235,8 +235,9 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
     >>> minitorch.gather(minitorch.tensor([10, 20, 30]), 0, minitorch.tensor([2, 0]))
     tensor([30, 10])
     """
-    _args.tensor_args("gather", (input, "input", 1), (index, "index", 3))
+    _args.tensor_args("gather", (input, "input", 1))  # the parser's order: input, dim, index
     _args.integer("gather", dim, "dim", 2)
+    _args.tensor_args("gather", (index, "index", 3))
     _args.flag("gather", sparse_grad, "sparse_grad")  # the parser's, before any value check
     d = _check_index("gather", input, dim, index)
     _check_gather_shape(input, d, index)
@@ -560,7 +561,9 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
     tensor([[4, 5],
             [0, 1]])
     """
-    _args.tensor_args("index_select", (input, "input", 1), (index, "index", 3))
+    _args.tensor_args("index_select", (input, "input", 1))  # input, dim, index: the parser's
+    _args.integer("index_select", dim, "dim", 2)
+    _args.tensor_args("index_select", (index, "index", 3))
     d = _args.dim("index_select", dim, input.dim())
     if index.dim() > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._dtype import finfo, result_type
 from .._tensor import Tensor, broadcast_pair
 from ..backend import c_order
@@ -301,6 +301,8 @@ class ClampMaxTensor(ClampTensor):
     _profile_name = "aten::clamp_max"
 
 
+@_call_form.overloads("Tensor input, Tensor min, *, Tensor out = None",
+                      "Tensor input, Number min, *, Tensor out = None")
 def clamp_min(input: Tensor, min: Any) -> Tensor:
     """``input`` raised to at least ``min``, a number (ClampMinBackward0) or a tensor that
     broadcasts with it (ClampMinBackward1).
@@ -311,6 +313,8 @@ def clamp_min(input: Tensor, min: Any) -> Tensor:
     return _one_sided("min", input, min, ClampMin, ClampMinTensor)
 
 
+@_call_form.overloads("Tensor input, Tensor max, *, Tensor out = None",
+                      "Tensor input, Number max, *, Tensor out = None")
 def clamp_max(input: Tensor, max: Any) -> Tensor:
     """``input`` lowered to at most ``max``, a number (ClampMaxBackward0) or a tensor that
     broadcasts with it (ClampMaxBackward1).

@@ -644,13 +644,14 @@ class Where(Op):
         return None, _reduce(where(cond, g, 0.0), ctx.a), _reduce(where(cond, 0.0, g), ctx.b)
 
 
-_WHERE_SIGNATURES = ("Tensor condition",
+WHERE_SIGNATURES = ("Tensor condition",
                      "Tensor condition, Tensor input, Tensor other, *, Tensor out = None",
                      "Tensor condition, Number self, Tensor other",
                      "Tensor condition, Tensor input, Number other",
                      "Tensor condition, Number self, Number other")
 
 
+@_call_form.overloads(*WHERE_SIGNATURES)
 def where(condition: Tensor, input: Any = _args.OMITTED, other: Any = _args.OMITTED) -> Any:
     """Pick ``input`` where ``condition`` holds, else ``other`` (both broadcast); with the
     condition alone, the indices where it holds, one tensor per dim.
@@ -663,7 +664,7 @@ def where(condition: Tensor, input: Any = _args.OMITTED, other: Any = _args.OMIT
     given = tuple(v for v in (input, other) if v is not _args.OMITTED)
     if not isinstance(condition, Tensor):  # one overload takes the condition alone
         if given:
-            raise _args.invalid_combination("where", (condition, *given), *_WHERE_SIGNATURES)
+            raise _args.invalid_combination("where", (condition, *given), *WHERE_SIGNATURES)
         raise TypeError(f"where(): argument 'condition' (position 1) must be Tensor, not "
                         f"{_args.type_name(condition)}")
     if not given:
@@ -671,7 +672,7 @@ def where(condition: Tensor, input: Any = _args.OMITTED, other: Any = _args.OMIT
     input, other = _args.numpy_scalar(input), _args.numpy_scalar(other)
     if len(given) == 1 or not all(isinstance(v, (Tensor, int, float, complex))
                                   for v in (input, other)):
-        raise _args.invalid_combination("where", (condition, *given), *_WHERE_SIGNATURES)
+        raise _args.invalid_combination("where", (condition, *given), *WHERE_SIGNATURES)
     for value in (input, other):
         _args.unpack_int(value)
     check_unsigned(input, other)

@@ -60,12 +60,10 @@ def roll(input: Tensor, shifts: Any, dims: Any = ()) -> Tensor:
     tensor([4, 1, 2, 3])
     """
     _args.tensor_args("roll", (input, "input", 1))
-    given = ((shifts, "shifts", 2), (dims, "dims", 3))
-    for value, name, at in given:  # the parser: every type, then a lone int past int64
-        if value is not None and _args.as_int(value) is None:
-            _args.sizes("roll", (_args.list_head(value),), name, check_negative=False,
-                        position=at)
-    for value, _, _ in given:
+    _args.int_list_types("roll", shifts, "shifts", 2)  # both types before either is unpacked
+    if dims is not None:
+        _args.int_list_types("roll", dims, "dims", 3)
+    for value in (shifts, dims):  # then a lone int past int64, as the parser unpacks it
         _args.lone_int(value)
     shifts = _args.sizes("roll", (shifts,), "shifts", check_negative=False, position=2)
     dims = () if dims is None else _args.sizes("roll", (dims,), "dims", check_negative=False,

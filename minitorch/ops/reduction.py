@@ -324,7 +324,7 @@ def _keepdim_needs_dim(fn: Any, method: bool) -> Any:
 
 # torch's overloads (function form) of the reductions whose dim may be left out
 SUM_SIGNATURES = ("Tensor input, *, torch.dtype dtype = None",
-                  "Tensor input, tuple of ints dim, bool keepdim = False, *, "
+                  "Tensor input, tuple of ints? dim, bool keepdim = False, *, "
                   "torch.dtype dtype = None, Tensor out = None")
 MEAN_SIGNATURES = ("Tensor input, *, torch.dtype dtype = None, Tensor out = None",
                    SUM_SIGNATURES[1])

@@ -221,6 +221,12 @@ def _median_dim(input: Tensor, dim: Any, keepdim: bool, skip_nan: bool) -> Any:
     return result(*op.apply(input, positions=positions, dim=d, keepdim=keepdim))
 
 
+# torch's overloads of median and nanmedian (function form; its Dimname ones never listed)
+MEDIAN_SIGNATURES = ("Tensor input", "Tensor input, int dim, bool keepdim = False, *, "
+                     "tuple of Tensors out = None")
+
+
+@_call_form.overloads(*MEDIAN_SIGNATURES)
 @_call_form.parser_types(dim="int")
 def median(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -> Any:
     """The lower median of all elements, or along ``dim`` with its index (NaN if the row
@@ -239,6 +245,7 @@ def median(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED
                        skip_nan=False)
 
 
+@_call_form.overloads(*MEDIAN_SIGNATURES)
 @_call_form.parser_types(dim="int")
 def nanmedian(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED) -> Any:
     """``median`` ignoring NaN (NaN only where a row holds nothing else).

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._tensor import Tensor, mark_multi_output
 from ._base import Op, kept, wrap
 from .shape import Select, cat
@@ -240,6 +240,7 @@ _FUNCTION_FORMS = ("Tensor input, Tensor repeats, int dim = None, *, int output_
                    "Tensor input, int repeats, int dim = None, *, int output_size = None")
 
 
+@_call_form.overloads(*_FUNCTION_FORMS)
 def repeat_interleave(input: Tensor, repeats: Any = _args.OMITTED, dim: int | None = None, *,
                       output_size: int | None = None) -> Tensor:
     """Each element (each slice along ``dim``) repeated ``repeats`` times in place: an int, or
@@ -257,6 +258,7 @@ def repeat_interleave(input: Tensor, repeats: Any = _args.OMITTED, dim: int | No
     return _interleave(input, repeats, dim, output_size, _FUNCTION_FORMS, (input,))
 
 
+@_call_form.overloads(*_FUNCTION_FORMS)
 def repeat_interleave_method(self: Tensor, repeats: Any, dim: int | None = None, *,
                              output_size: int | None = None) -> Tensor:
     """``minitorch.repeat_interleave(self, repeats, dim)``.
