@@ -91,6 +91,35 @@ def transformed() -> bool:
     return bool(_levels()) or getattr(func._depth, "value", 0) > 0
 
 
+def refuses_requires_grad() -> bool:
+    """Whether ``requires_grad_()`` is refused: inside a torch.func transform, whose inputs
+    it would make a second kind of leaf of (``linearize``'s trace is no transform in torch).
+
+    >>> refuses_requires_grad()
+    False
+    """
+    return transformed() and not getattr(_state, "tracing", False)
+
+
+def differentiating() -> bool:
+    """Whether a reverse- or forward-mode transform (grad, vjp, jacrev, jacfwd, jvp) is running:
+    a leaf made inside belongs to it, its graph ending at the transform, as torch's."""
+    from . import func
+
+    return getattr(func._depth, "value", 0) > 0 and not getattr(_state, "tracing", False)
+
+
+@contextmanager
+def tracing() -> Iterator[None]:
+    """Inside ``linearize``'s trace of its function (torch's ``make_fx``)."""
+    before = getattr(_state, "tracing", False)
+    _state.tracing = True
+    try:
+        yield
+    finally:
+        _state.tracing = before
+
+
 def apply(cls: Any, args: tuple, kwargs: dict, run: Callable[..., Any]) -> Any:
     """``cls.apply(*args, **kwargs)`` inside a transform: torch's checks, then the Function's
     vmap rule where an argument is batched, else ``run`` (the ordinary call)."""

@@ -38,9 +38,10 @@ from typing import Any
 
 import minitorch
 
+from . import _batched_function
 from ._batched import BatchedTensor, Raised, Refused, Unbatched, examples_are_tensors
 from ._batched_function import vmapping
-from ._tensor import Tensor
+from ._tensor import Tensor, mark_traced, traced_creation
 from .autograd import forward_ad as fwAD
 from .autograd import grad_mode
 
@@ -130,7 +131,7 @@ def _track(x: Any) -> Any:
         return x
     if x.requires_grad:
         return x.view_as(x)
-    fresh = fwAD.internal_leaf(x.detach().requires_grad_())
+    fresh = fwAD.internal_leaf(x.detach()._set_requires_grad(True))
     tangent = fwAD.unpack_dual(x).tangent if fwAD.levels else None
     return fresh if tangent is None else fwAD.make_dual(fresh, tangent)  # jacfwd(jacrev(f))
 
@@ -483,8 +484,11 @@ def linearize(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..
     """
     output = func(*primals)
     flat_primals, spec = _flatten(primals)
+    # torch's trace tangents are empty; zeros here, as func sees (and may print) them
+    zeros = [p.new_empty(()).zero_().expand_as(p) for p in flat_primals]
+    with traced_creation():  # torch's trace: what reads a traced value is refused here
+        _linear_part(func, primals, zeros, traced=True)
     metadata = [(p.shape, p.device, p.dtype) for p in flat_primals]
-    _linear_part(func, primals, [p.new_zeros(()).expand_as(p) for p in flat_primals])
 
     def jvp_fn(*tangents: Any) -> Any:
         flat_tangents, tangent_spec = _flatten(tangents)
@@ -503,13 +507,16 @@ def linearize(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..
     return output, jvp_fn
 
 
-def _linear_part(func: Callable[..., Any], primals: tuple, flat_tangents: list) -> Any:
+def _linear_part(func: Callable[..., Any], primals: tuple, flat_tangents: list,
+                 traced: bool = False) -> Any:
     """The tangents of ``func``'s outputs for the (flat) tangents of ``primals``; its other
     outputs as they are. torch traces this once in ``linearize``, so what it refuses is
     refused there."""
     given, spec = _flatten(primals)
-    with _transform() as outermost, fwAD.nested_level():
+    with _transform() as outermost, fwAD.nested_level(), _batched_function.tracing():
         duals = [fwAD.make_dual(p, t) for p, t in zip(given, flat_tangents)]
+        for dual in duals if traced else ():
+            mark_traced(dual)
         outputs, out_spec = _flatten(func(*_unflatten(duals, spec)))
         pairs = [fwAD.unwrapped_for_grad(o) if isinstance(o, Tensor) else None for o in outputs]
         slopes = [o if pair is None else minitorch.zeros_like(pair.primal)
@@ -848,7 +855,7 @@ def _reaches_example(func: Callable[..., Any], leaves: list, dims: list, spec: A
     """``func``'s outputs on copies of the first example, each output that out_dims says
     None (``flat``) wrapped as batched where its graph reaches an example: torch's batched
     tensor is the same whatever op (``mul_``) made it."""
-    roots = [_example(x, d, 0, size).detach().requires_grad_()
+    roots = [_example(x, d, 0, size).detach()._set_requires_grad(True)
              if d is not None and x.is_floating_point() else None for x, d in zip(leaves, dims)]
     with grad_mode.enable_grad():
         values = _flatten(func(*_unflatten([x if r is None else r.clone() for x, r in

@@ -417,7 +417,7 @@ class Variable(metaclass=_VariableMeta):
         elif not isinstance(data, T.Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type_name(data)}")
         t = data.detach()
-        t.requires_grad_(requires_grad)
+        t._set_requires_grad(requires_grad)
         return t
 
 
