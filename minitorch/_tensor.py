@@ -1293,6 +1293,9 @@ def check_inplace_allowed(t: Tensor, *others: Any) -> None:
     counter's bump (which an inference tensor has not)."""
     if grad_mode._state.grad_enabled and (
             t.requires_grad or any(isinstance(o, Tensor) and o.requires_grad for o in others)):
+        if forward_ad.is_internal_leaf(t):  # grad/vjp's input: a leaf of its level in torch
+            raise RuntimeError(
+                "a leaf Variable that requires grad is being used in an in-place operation.")
         if t._view_of is not None and not t._inference:  # no view of an inference tensor is
             if t._view_creation is not None:  # one to autograd
                 raise view_refusal(t, indirect=False)

@@ -129,8 +129,8 @@ def _track(x: Any) -> Any:
     transform, or for a tensor that already requires grad) an alias linked to ``x``."""
     if not isinstance(x, Tensor):
         return x
-    if x.requires_grad:
-        return x.view_as(x)
+    if x.requires_grad:  # (still the transform's leaf to in-place ops, as torch's)
+        return fwAD.internal_leaf(x.view_as(x))
     fresh = fwAD.internal_leaf(x.detach()._set_requires_grad(True))
     tangent = fwAD.unpack_dual(x).tangent if fwAD.levels else None
     return fresh if tangent is None else fwAD.make_dual(fresh, tangent)  # jacfwd(jacrev(f))
