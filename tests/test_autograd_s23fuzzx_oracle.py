@@ -155,3 +155,26 @@ def test_gradcheck_reads_eps_where_torch_does(which: str, eps: Any, fast_mode: b
 def test_parameter_requires_grad_is_a_bool(flag: Any) -> None:
     """``Parameter(data, requires_grad)`` refuses a non-bool as torch's ``_make_subclass``."""
     assert_as_torch(lambda L: L.nn.Parameter(L.ones(1), requires_grad=flag).requires_grad)
+
+
+@pytest.mark.parametrize("product", ["linear", "linear_bias", "matmul", "matmul_t", "rmatmul",
+                                     "both", "both_linear"])
+@pytest.mark.parametrize("batch", [1, 2])
+def test_vmap_product_inner_sizes(product: str, batch: int) -> None:
+    """A batched matrix product whose inner sizes differ is refused in the words of torch's
+    batch rule: bmm's where the right operand is batched, one mm of all rows where the left
+    one alone is (an ensemble of differently shaped Linears, through functional_call)."""
+    def program(L: Any) -> Any:
+        x, w = L.ones(4, 2), L.ones(3, 3)
+        xs, ws = L.ones(batch, 4, 2), L.ones(batch, 3, 3)
+        F, vmap = L.nn.functional, L.func.vmap
+        return {
+            "linear": lambda: vmap(lambda v: F.linear(x, v))(ws),
+            "linear_bias": lambda: vmap(lambda v: F.linear(x, v, L.ones(3)))(ws),
+            "matmul": lambda: vmap(lambda v: x @ v)(ws),
+            "matmul_t": lambda: vmap(lambda v: x @ v.t())(ws),
+            "rmatmul": lambda: vmap(lambda u: u @ w)(xs),
+            "both": lambda: vmap(lambda u, v: u @ v)(xs, ws),
+            "both_linear": lambda: vmap(lambda u, v: F.linear(u, v))(xs, ws),
+        }[product]()
+    assert_as_torch(_quiet(program))
