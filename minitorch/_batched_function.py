@@ -55,9 +55,46 @@ def vmapping(randomness: str) -> Iterator[None]:
     levels = _levels()
     levels.append(randomness)
     try:
-        yield
+        with transforming("vmap"):
+            yield
     finally:
         levels.pop()
+
+
+def _kinds() -> list[str]:
+    if not hasattr(_state, "kinds"):
+        _state.kinds = []
+    return _state.kinds
+
+
+@contextmanager
+def transforming(kind: str) -> Iterator[None]:
+    """Inside one more transform of ``kind``: "reverse" (grad, vjp, jacrev), "forward" (jvp,
+    jacfwd), "vmap" or "trace" (linearize's, no transform in torch)."""
+    kinds = _kinds()
+    kinds.append(kind)
+    try:
+        yield
+    finally:
+        kinds.pop()
+
+
+def innermost() -> str | None:
+    """The kind of the innermost transform running (see :func:`transforming`), else None.
+
+    >>> with transforming("reverse"):
+    ...     innermost()
+    'reverse'
+    """
+    kinds = _kinds()
+    return kinds[-1] if kinds else None
+
+
+def check_saved_tensors_hooks() -> None:
+    """torch's reverse-mode transforms refuse saved tensor hooks (checkpoint's too)."""
+    if "reverse" in _kinds():
+        raise RuntimeError("torch.func.{grad, vjp, jacrev, hessian} don't yet support saved "
+                           "tensor hooks. Please open an issue with your use case.")
 
 
 def vmapped() -> bool:

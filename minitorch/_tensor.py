@@ -107,6 +107,10 @@ class VersionCounter:
     traced = False  # made while linearize traces: torch's tracer cannot read its values
 
 
+# transforms inside which torch's tensors do not require grad (at the innermost level)
+_UNTRACKED = ("forward", "vmap")
+
+
 class _TracedCounter(VersionCounter):
     """The counter of a tensor made while ``linearize`` traces its function."""
 
@@ -578,7 +582,14 @@ class Tensor(metaclass=_TensorType):
 
     def retain_grad(self) -> None:
         """Keep ``.grad`` on this non-leaf tensor during backward."""
-        if not self.requires_grad:
+        kind = _batched_function.innermost()
+        if kind == "reverse":
+            raise RuntimeError(
+                "You are attempting to call Tensor.retain_grad() inside of a function being "
+                "transformed by a functorch transform. This is unsupported, please attempt to "
+                "use the functorch transforms (e.g. grad, vjp, jacrev, jacfwd, hessian) or call "
+                "retain_grad() outside of a function being transformed instead.")
+        if not self.requires_grad or kind in _UNTRACKED:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         node = self._current_grad_fn()
         if node is None:
@@ -590,7 +601,7 @@ class Tensor(metaclass=_TensorType):
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> Any:
         """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor
         replaces the gradient. Returns a handle with ``.remove()``."""
-        if not self.requires_grad:
+        if not self.requires_grad or _batched_function.innermost() in _UNTRACKED:
             raise RuntimeError(
                 "cannot register a hook on a tensor that doesn't require gradient")
         if self._current_grad_fn() is not None:
@@ -828,6 +839,8 @@ class Tensor(metaclass=_TensorType):
         >>> minitorch.ones(2, requires_grad=True).numpy(force=True)
         array([1., 1.], dtype=float32)
         """
+        if _batched_function.innermost() in ("reverse", "forward"):  # a wrapper, no array
+            raise RuntimeError("Cannot access data pointer of Tensor that doesn't have storage")
         if force is not False:
             if not isinstance(force, bool):
                 raise TypeError(f"numpy(): argument 'force' must be bool, not "

@@ -112,13 +112,13 @@ def _tree_map(fn: Callable[[Any], Any], tree: Any) -> Any:
 
 # ---------------------------------------------------------------- levels
 @contextlib.contextmanager
-def _transform() -> Iterator[bool]:
-    """Enter one more transform; yields whether it is the outermost, whose results leave the
-    transforms' graphs behind."""
+def _transform(kind: str) -> Iterator[bool]:
+    """Enter one more transform of ``kind`` ("reverse", "forward" or "trace"); yields whether
+    it is the outermost, whose results leave the transforms' graphs behind."""
     depth = getattr(_depth, "value", 0)
     _depth.value = depth + 1
     try:
-        with grad_mode.enable_grad():
+        with grad_mode.enable_grad(), _batched_function.transforming(kind):
             yield depth == 0
     finally:
         _depth.value = depth
@@ -285,7 +285,7 @@ def grad_and_value(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
         nums = _argnums(argnums, len(args))
         given, _ = _flatten([args[n] for n in nums])
         size = _batch_of(_flatten(args)[0])
-        with _transform() as outermost:
+        with _transform("reverse") as outermost:
             args = list(args)
             for n in nums:
                 args[n] = _tree_map(functools.partial(_differentiable, size=size), args[n])
@@ -362,7 +362,7 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple
     (tensor([3., 0.]),)
     """
     given, _ = _flatten(primals)
-    with _transform() as outermost:
+    with _transform("reverse") as outermost:
         tracked = _tree_map(_differentiable, primals)
         output, aux = _split_aux(func(*tracked), has_aux, "vjp(f, *primals)")
     outputs, out_spec = _flatten(output)
@@ -377,7 +377,7 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple
                                "pytree structure of outputs to the function. cotangents: "
                                f"{_spec_pprint(spec)}, primal output: "
                                f"{_spec_pprint(out_spec)}")
-        with _transform():
+        with _transform("reverse"):
             grads = _unflatten(_gradients(outputs, inputs, leaves), in_spec)
         return _release(tuple(grads), outermost)
 
@@ -402,7 +402,7 @@ def jacrev(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0, *,
     def wrapper(*args: Any) -> Any:
         nums = _argnums(argnums, len(args))
         given, _ = _flatten([args[n] for n in nums])
-        with _transform() as outermost:
+        with _transform("reverse") as outermost:
             args = list(args)
             for n in nums:
                 args[n] = _tree_map(_differentiable, args[n])
@@ -459,7 +459,7 @@ def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool =
     """
     _check_primals(primals, tangents)
     given, spec = _flatten(primals)
-    with _transform() as outermost, fwAD.nested_level():
+    with _transform("forward") as outermost, fwAD.nested_level():
         duals = [fwAD.make_dual(p, t) for p, t in zip(given, _flatten(tangents)[0])]
         output, aux = _split_aux(func(*_unflatten(duals, spec)), has_aux,
                                  "jvp(f, primals, tangents)")
@@ -513,7 +513,7 @@ def _linear_part(func: Callable[..., Any], primals: tuple, flat_tangents: list,
     outputs as they are. torch traces this once in ``linearize``, so what it refuses is
     refused there."""
     given, spec = _flatten(primals)
-    with _transform() as outermost, fwAD.nested_level(), _batched_function.tracing():
+    with _transform("trace") as outermost, fwAD.nested_level(), _batched_function.tracing():
         duals = [fwAD.make_dual(p, t) for p, t in zip(given, flat_tangents)]
         for dual in duals if traced else ():
             mark_traced(dual)

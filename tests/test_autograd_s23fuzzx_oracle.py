@@ -178,3 +178,55 @@ def test_vmap_product_inner_sizes(product: str, batch: int) -> None:
             "both_linear": lambda: vmap(lambda u, v: F.linear(u, v))(xs, ws),
         }[product]()
     assert_as_torch(_quiet(program))
+
+
+def _vjp_of(L: Any, f: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda x: L.func.vjp(f, x)[1](L.ones(3, dtype=L.float64))
+
+
+@pytest.mark.parametrize("name", ["vmap", "grad", "vjp_fn", "jvp", "jacrev", "jacfwd",
+                                  "hessian", "jacrev_jacfwd", "linearize"])
+@pytest.mark.parametrize("use", ["retain_grad", "hook", "hook_input", "saved_hooks", "numpy",
+                                 "checkpoint"])
+@pytest.mark.parametrize("requires_grad", [False, True])
+def test_graph_tools_inside_a_transform(name: str, use: str, requires_grad: bool) -> None:
+    """Inside a transform torch's tensors are wrappers of its innermost level: retain_grad is
+    refused by reverse mode and needs grad elsewhere, hooks need a reverse level, saved tensor
+    hooks (checkpoint's too) are refused where any reverse level runs, numpy has no storage."""
+    if use == "checkpoint" and name in ("jvp", "jacfwd", "linearize"):
+        pytest.skip("minitorch's non-reentrant checkpoint under forward AD: IndexError")
+    if name == "linearize" and requires_grad and use in ("retain_grad", "numpy"):
+        pytest.skip("torch's jvp_fn runs its traced graph, minitorch's runs func again")
+    def f_of(L: Any) -> Callable[[Any], Any]:
+        def f(u: Any) -> Any:
+            if use == "retain_grad":
+                m = u * 2
+                m.retain_grad()
+                return m
+            if use == "hook":
+                m = u * 3
+                m.register_hook(lambda g: g)
+                return m * u
+            if use == "hook_input":
+                u.register_hook(lambda g: g)
+                return u * u
+            if use == "saved_hooks":
+                with L.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+                    return u * u
+            if use == "numpy":
+                return u * float(u.detach().numpy().sum())
+            cp = __import__(L.__name__ + ".utils.checkpoint", fromlist=["checkpoint"])
+            return cp.checkpoint(lambda a: a.sin(), u, use_reentrant=False)
+        return f
+
+    def program(L: Any) -> Any:
+        x = L.ones(3, dtype=L.float64, requires_grad=requires_grad)
+        f = f_of(L)
+        if name == "vjp_fn":
+            return _vjp_of(L, f)(x)
+        if name == "jacrev_jacfwd":
+            return L.func.jacrev(L.func.jacfwd(f))(x)
+        if name == "linearize":
+            return L.func.linearize(f, x)[1](L.ones_like(x))
+        return _transform(L, name, f)(x)
+    assert_as_torch(_quiet(program), assert_same)
