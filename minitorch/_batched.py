@@ -195,6 +195,11 @@ class BatchedTensor:
 
     __float__ = __int__ = item
 
+    @property
+    def data(self) -> Any:
+        """Refused as torch: a batched tensor's values are the batch's, not one example's."""
+        raise Refused("accessing `data` under vmap transform is not allowed")
+
     def tolist(self) -> Any:
         """Refused as torch: a batched tensor has no storage of its own to read."""
         raise Refused("Cannot access data pointer of Tensor that doesn't have storage")

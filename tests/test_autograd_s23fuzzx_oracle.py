@@ -231,3 +231,23 @@ def test_graph_tools_inside_a_transform(name: str, use: str, requires_grad: bool
             return L.func.linearize(f, x)[1](L.ones_like(x))
         return _transform(L, name, f)(x)
     assert_as_torch(_quiet(program), assert_same)
+
+
+@pytest.mark.parametrize("where", ["batched", "captured", "made_inside", "setter"])
+def test_data_under_vmap(where: str) -> None:
+    """``.data`` of a batched tensor is refused under vmap; of any other tensor it is not."""
+    def program(L: Any) -> Any:
+        c, x = L.ones(3), L.ones(2, 3)
+
+        def f(u: Any) -> Any:
+            if where == "batched":
+                return u.data * 2
+            if where == "captured":
+                return u * c.data
+            w = L.ones(3)
+            if where == "setter":
+                w.data = L.zeros(3)
+                return u * w
+            return u * w.data
+        return L.func.vmap(f)(x)
+    assert_as_torch(_quiet(program), assert_same)
