@@ -502,11 +502,7 @@ def linearize(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..
                     raise RuntimeError(f"tangent:{idx} with {what} {got} in flattened pytree "
                                        f"doesn't match the {what} {want} of the "
                                        "corresponding primal.")
-        slopes = _linear_part(func, primals, flat_tangents)
-        if any(isinstance(t, Tensor) and t.requires_grad for t in flat_tangents):
-            return slopes
-        # torch's jvp_fn runs a graph of the tangents alone: no grad from the primals
-        return _tree_map(lambda t: t.detach() if isinstance(t, Tensor) else t, slopes)
+        return _linear_part(func, primals, flat_tangents)
 
     return output, jvp_fn
 
