@@ -133,7 +133,9 @@ def _track(x: Any) -> Any:
         return fwAD.internal_leaf(x.view_as(x))
     fresh = fwAD.internal_leaf(x.detach()._set_requires_grad(True))
     tangent = fwAD.unpack_dual(x).tangent if fwAD.levels else None
-    return fresh if tangent is None else fwAD.make_dual(fresh, tangent)  # jacfwd(jacrev(f))
+    if tangent is None:
+        return fresh
+    return fwAD.internal_leaf(fwAD.make_dual(fresh, tangent))  # jacfwd(jacrev(f)): a leaf too
 
 
 def _release(tree: Any, outermost: bool) -> Any:

@@ -125,7 +125,7 @@ def test_linearize_allows_requires_grad_in_its_trace() -> None:
     _same(program)
 
 
-@pytest.mark.parametrize("name", ["vjp", "grad", "jacrev", "jacfwd", "jvp", "vmap"])
+@pytest.mark.parametrize("name", ["vjp", "grad", "jacrev", "jacfwd", "jvp", "vmap", "hessian"])
 @pytest.mark.parametrize("requires_grad", [True, False])
 def test_inplace_on_a_transform_input(name: str, requires_grad: bool) -> None:
     """An in-place op on grad/vjp/jacrev's input is on a leaf of their level ("a leaf
