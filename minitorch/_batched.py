@@ -27,6 +27,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ._batched_function import innermost
 from ._tensor import Tensor, broadcast_shapes
 
 __all__ = ["BatchedTensor", "Unbatched"]
@@ -182,12 +183,14 @@ class BatchedTensor:
         raise Unbatched(name)
 
     def __bool__(self) -> bool:
+        _refuse_wrapped_scalar()
         raise Refused("vmap: It looks like you're attempting to use a Tensor in some "
                       "data-dependent control flow. We don't support that yet, please file an "
                       "issue at https://github.com/pytorch/pytorch/issues .")
 
     def item(self) -> Any:
         """Refused as torch: one number per example is no tensor to batch."""
+        _refuse_wrapped_scalar()
         raise Refused("vmap: It looks like you're calling .item() on a Tensor. We don't "
                       "support vmap over calling .item() on a Tensor, please try to rewrite "
                       "what you're doing with other operations. If error is occurring "
@@ -403,6 +406,20 @@ _ARITHMETIC = frozenset({
 _OWN_RULE = frozenset({"fill_", "index_add_", "index_fill_", "scatter_add_"})
 _RANDOM = frozenset({"bernoulli_", "normal_", "uniform_", "random_", "exponential_",
                      "cauchy_", "geometric_", "log_normal_"})
+
+
+def _refuse_wrapped_scalar() -> None:
+    """A batched value read as a number inside a grad or jvp level under vmap: torch's
+    wrapper sees neither ``item()`` nor ``bool`` for what it is and names all three causes."""
+    if innermost() not in (None, "vmap"):
+        raise Refused(
+            "vmap: It looks like you're either (1) calling .item() on a Tensor or (2) "
+            "attempting to use a Tensor in some data-dependent control flow or (3) encountering "
+            "this error in PyTorch internals. For (1): we don't support vmap over calling "
+            ".item() on a Tensor, please try to rewrite what you're doing with other "
+            "operations. For (2): we don't support data-dependent control flow in vmap yet, "
+            "please file an issue at https://github.com/pytorch/pytorch/issues . For (3): "
+            "please file an issue.")
 
 
 def check_inner_sizes(left: Any, right: Any) -> None:

@@ -250,3 +250,31 @@ def test_data_under_vmap(where: str) -> None:
             return u * w.data
         return L.func.vmap(f)(x)
     assert_as_torch(_quiet(program), assert_same)
+
+
+@pytest.mark.parametrize("read", ["item", "bool", "float", "tolist"])
+@pytest.mark.parametrize("nesting", ["vmap", "vmap_grad", "grad_vmap", "vmap_vmap"])
+def test_value_read_under_vmap(read: str, nesting: str) -> None:
+    """Reading a batched value as a number: vmap's own words, or, inside a grad level under
+    the vmap, torch's message naming all three possible causes."""
+    def program(L: Any) -> Any:
+        F = L.func
+
+        def f(u: Any) -> Any:
+            s = u.sum()
+            if read == "item":
+                return s * s.item()
+            if read == "bool":
+                return s * 2 if s > 0 else s
+            if read == "float":
+                return s * float(s)
+            return s * len(u.tolist())
+        x = L.ones(2, 3, dtype=L.float64)
+        if nesting == "vmap":
+            return F.vmap(f)(x)
+        if nesting == "vmap_grad":
+            return F.vmap(F.grad(f))(x)
+        if nesting == "grad_vmap":
+            return F.grad(lambda w: F.vmap(f)(w).sum())(x)
+        return F.vmap(F.vmap(f))(x.reshape(2, 3, 1))
+    assert_as_torch(_quiet(program), assert_same)
