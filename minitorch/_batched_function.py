@@ -128,11 +128,11 @@ def transformed() -> bool:
     return bool(_levels()) or getattr(func._depth, "value", 0) > 0
 
 
-def refuses_requires_grad() -> bool:
-    """Whether ``requires_grad_()`` is refused: inside a torch.func transform, whose inputs
-    it would make a second kind of leaf of (``linearize``'s trace is no transform in torch).
+def functorch() -> bool:
+    """Whether a torch.func transform runs, whose levels refuse ``requires_grad_()`` and
+    ``backward()`` (``linearize``'s trace is no transform in torch).
 
-    >>> refuses_requires_grad()
+    >>> functorch()
     False
     """
     return transformed() and not getattr(_state, "tracing", False)

@@ -472,7 +472,7 @@ class Tensor(metaclass=_TensorType):
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set ``requires_grad`` on a leaf, in place; returns the tensor."""
         requires_grad = _args.flag("requires_grad_", requires_grad, "requires_grad", 1)
-        if _batched_function.refuses_requires_grad():
+        if _batched_function.functorch():
             raise RuntimeError(
                 "You are attempting to call Tensor.requires_grad_() (or perhaps using "
                 "torch.autograd.functional.* APIs) inside of a function being transformed by a "

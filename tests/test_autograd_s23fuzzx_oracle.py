@@ -278,3 +278,21 @@ def test_value_read_under_vmap(read: str, nesting: str) -> None:
             return F.grad(lambda w: F.vmap(f)(w).sum())(x)
         return F.vmap(F.vmap(f))(x.reshape(2, 3, 1))
     assert_as_torch(_quiet(program), assert_same)
+
+
+@pytest.mark.parametrize("name", ["linearize", "grad", "vmap"])
+def test_backward_inside_func(name: str) -> None:
+    """backward() inside func: refused by torch.func's transforms, allowed in linearize's
+    trace (no transform in torch)."""
+    def program(L: Any) -> Any:
+        x = L.ones(3, dtype=L.float64)
+
+        def f(u: Any) -> Any:
+            v = L.ones(3, dtype=L.float64, requires_grad=True)
+            (v * v).sum().backward()
+            return u * v.grad.sum()
+        if name == "linearize":
+            out, jvp_fn = L.func.linearize(f, x)
+            return out, jvp_fn(L.ones_like(x))
+        return _transform(L, name, f)(x)
+    assert_as_torch(_quiet(program), assert_same)
