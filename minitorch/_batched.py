@@ -200,7 +200,10 @@ class BatchedTensor:
 
     @property
     def data(self) -> Any:
-        """Refused as torch: a batched tensor's values are the batch's, not one example's."""
+        """Refused as torch: a batched tensor's values are the batch's, not one example's
+        (inside a grad level under the vmap, torch's wrapper has data: one per example)."""
+        if innermost() != "vmap":
+            raise Unbatched("data")
         raise Refused("accessing `data` under vmap transform is not allowed")
 
     def tolist(self) -> Any:

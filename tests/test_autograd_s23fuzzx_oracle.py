@@ -296,3 +296,16 @@ def test_backward_inside_func(name: str) -> None:
             return out, jvp_fn(L.ones_like(x))
         return _transform(L, name, f)(x)
     assert_as_torch(_quiet(program), assert_same)
+
+
+@pytest.mark.parametrize("case", ["vmap_grad_data", "jvp_rng_state"])
+def test_inside_transforms_still_allowed(case: str) -> None:
+    """What torch still allows inside transforms: ``.data`` inside a grad level under vmap,
+    restoring the random state (its bytes are read directly, not through numpy())."""
+    def program(L: Any) -> Any:
+        x = L.ones(2, 3, dtype=L.float64)
+        if case == "vmap_grad_data":
+            return L.func.vmap(L.func.grad(lambda u: (u.data * u).sum()))(x)
+        return L.func.jvp(lambda u: (L.set_rng_state(L.get_rng_state()), u * 2)[1],
+                          (x,), (x,))
+    assert_as_torch(_quiet(program), assert_same)
