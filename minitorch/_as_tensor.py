@@ -91,7 +91,7 @@ def asarray(obj: Any, *, dtype: D.dtype | None = None, device: Any = None, copy:
     if flag and not result.dtype.is_floating_point:
         raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                            "gradients")
-    return result.requires_grad_(flag)  # the tensor itself, where that is what is returned
+    return result._set_requires_grad(flag)  # the tensor itself, where that is what is returned
 
 
 def _converted(obj: Tensor, dtype: D.dtype | None, device: backend.device | None,

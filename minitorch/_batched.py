@@ -27,6 +27,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ._batched_function import innermost
 from ._tensor import Tensor, broadcast_shapes
 
 __all__ = ["BatchedTensor", "Unbatched"]
@@ -182,18 +183,28 @@ class BatchedTensor:
         raise Unbatched(name)
 
     def __bool__(self) -> bool:
+        _refuse_wrapped_scalar()
         raise Refused("vmap: It looks like you're attempting to use a Tensor in some "
                       "data-dependent control flow. We don't support that yet, please file an "
                       "issue at https://github.com/pytorch/pytorch/issues .")
 
     def item(self) -> Any:
         """Refused as torch: one number per example is no tensor to batch."""
+        _refuse_wrapped_scalar()
         raise Refused("vmap: It looks like you're calling .item() on a Tensor. We don't "
                       "support vmap over calling .item() on a Tensor, please try to rewrite "
                       "what you're doing with other operations. If error is occurring "
                       "somewhere inside PyTorch internals, please file a bug report.")
 
     __float__ = __int__ = item
+
+    @property
+    def data(self) -> Any:
+        """Refused as torch: a batched tensor's values are the batch's, not one example's
+        (inside a grad level under the vmap, torch's wrapper has data: one per example)."""
+        if innermost() != "vmap":
+            raise Unbatched("data")
+        raise Refused("accessing `data` under vmap transform is not allowed")
 
     def tolist(self) -> Any:
         """Refused as torch: a batched tensor has no storage of its own to read."""
@@ -336,6 +347,8 @@ class BatchedTensor:
     def matmul(self, other: Any) -> BatchedTensor:
         """A batch times an (unbatched) matrix: the batch's rows go through one product. An
         operand with more dims than the example would broadcast against the batch: no rule."""
+        if isinstance(other, (Tensor, BatchedTensor)):
+            check_inner_sizes(self, other)
         if isinstance(other, Tensor) and 2 <= other.dim() <= max(self.dim(), 2) \
                 and self.dim() >= 1:
             return BatchedTensor(self.value @ other)
@@ -349,6 +362,8 @@ class BatchedTensor:
         """An (unbatched) matrix times a batch of vectors: one product with the batch as its
         columns, moved back first as torch's rule moves it (its ``PermuteBackward0``, and the
         gradient's through the permuted columns)."""
+        if isinstance(other, Tensor):
+            check_inner_sizes(other, self)
         if not isinstance(other, Tensor) or other.dim() != 2 or self.dim() != 1:
             raise Unbatched("__rmatmul__")
         return BatchedTensor((other @ self.value.permute(1, 0)).permute(1, 0))
@@ -357,6 +372,8 @@ class BatchedTensor:
         return self.__pow__(exponent)
 
     def mm(self, other: Any) -> BatchedTensor:
+        if isinstance(other, (Tensor, BatchedTensor)):
+            check_inner_sizes(self, other)
         if self.dim() != 2 or not isinstance(other, Tensor) or other.dim() != 2:
             raise Unbatched("mm")
         return self.matmul(other)
@@ -394,11 +411,44 @@ _RANDOM = frozenset({"bernoulli_", "normal_", "uniform_", "random_", "exponentia
                      "cauchy_", "geometric_", "log_normal_"})
 
 
+def _refuse_wrapped_scalar() -> None:
+    """A batched value read as a number inside a grad or jvp level under vmap: torch's
+    wrapper sees neither ``item()`` nor ``bool`` for what it is and names all three causes."""
+    if innermost() not in (None, "vmap"):
+        raise Refused(
+            "vmap: It looks like you're either (1) calling .item() on a Tensor or (2) "
+            "attempting to use a Tensor in some data-dependent control flow or (3) encountering "
+            "this error in PyTorch internals. For (1): we don't support vmap over calling "
+            ".item() on a Tensor, please try to rewrite what you're doing with other "
+            "operations. For (2): we don't support data-dependent control flow in vmap yet, "
+            "please file an issue at https://github.com/pytorch/pytorch/issues . For (3): "
+            "please file an issue.")
+
+
+def check_inner_sizes(left: Any, right: Any) -> None:
+    """torch's refusal of a matrix product of two-dim examples whose inner sizes differ, in
+    its batch rule's words: a batched right operand goes through ``bmm`` (the left expanded
+    to the batch), a batched left one alone through one ``mm`` of all the batch's rows."""
+    if left.dim() != 2 or right.dim() != 2 or left.shape[1] == right.shape[0]:
+        return
+    if isinstance(right, BatchedTensor):
+        size = right.value.shape[0]
+        raise Refused(f"Expected size for first two dimensions of batch2 tensor to be: "
+                      f"[{size}, {left.shape[1]}] but got: [{size}, {right.shape[0]}].")
+    if isinstance(left, BatchedTensor):
+        raise Refused(f"mat1 and mat2 shapes cannot be multiplied "
+                      f"({left.value.shape[0] * left.shape[0]}x{left.shape[1]} and "
+                      f"{right.shape[0]}x{right.shape[1]})")
+
+
 def linear(input: Any, weight: Any, bias: Any) -> BatchedTensor:
     """``F.linear`` with a batched weight or bias (an ensemble's, through functional_call):
     the product of each example with its own weight, then its own bias added (torch's
     batched linear ends in that add: ``AddBackward0``) for an example of one or two dims.
     Anything else has no rule here."""
+    if isinstance(weight, (Tensor, BatchedTensor)) and weight.dim() == 2 \
+            and isinstance(input, (Tensor, BatchedTensor)):
+        check_inner_sizes(input, weight.t())
     if bias is None or not (isinstance(weight, BatchedTensor) or isinstance(bias, BatchedTensor)) \
             or weight.dim() != 2 or not 1 <= input.dim() <= 2 or bias.dim() != 1:
         raise Unbatched("linear")

@@ -55,9 +55,46 @@ def vmapping(randomness: str) -> Iterator[None]:
     levels = _levels()
     levels.append(randomness)
     try:
-        yield
+        with transforming("vmap"):
+            yield
     finally:
         levels.pop()
+
+
+def _kinds() -> list[str]:
+    if not hasattr(_state, "kinds"):
+        _state.kinds = []
+    return _state.kinds
+
+
+@contextmanager
+def transforming(kind: str) -> Iterator[None]:
+    """Inside one more transform of ``kind``: "reverse" (grad, vjp, jacrev), "forward" (jvp,
+    jacfwd), "vmap" or "trace" (linearize's, no transform in torch)."""
+    kinds = _kinds()
+    kinds.append(kind)
+    try:
+        yield
+    finally:
+        kinds.pop()
+
+
+def innermost() -> str | None:
+    """The kind of the innermost transform running (see :func:`transforming`), else None.
+
+    >>> with transforming("reverse"):
+    ...     innermost()
+    'reverse'
+    """
+    kinds = _kinds()
+    return kinds[-1] if kinds else None
+
+
+def check_saved_tensors_hooks() -> None:
+    """torch's reverse-mode transforms refuse saved tensor hooks (checkpoint's too)."""
+    if "reverse" in _kinds():
+        raise RuntimeError("torch.func.{grad, vjp, jacrev, hessian} don't yet support saved "
+                           "tensor hooks. Please open an issue with your use case.")
 
 
 def vmapped() -> bool:
@@ -89,6 +126,35 @@ def transformed() -> bool:
     from . import func
 
     return bool(_levels()) or getattr(func._depth, "value", 0) > 0
+
+
+def functorch() -> bool:
+    """Whether a torch.func transform runs, whose levels refuse ``requires_grad_()`` and
+    ``backward()`` (``linearize``'s trace is no transform in torch).
+
+    >>> functorch()
+    False
+    """
+    return transformed() and not getattr(_state, "tracing", False)
+
+
+def differentiating() -> bool:
+    """Whether a reverse- or forward-mode transform (grad, vjp, jacrev, jacfwd, jvp) is running:
+    a leaf made inside belongs to it, its graph ending at the transform, as torch's."""
+    from . import func
+
+    return getattr(func._depth, "value", 0) > 0 and not getattr(_state, "tracing", False)
+
+
+@contextmanager
+def tracing() -> Iterator[None]:
+    """Inside ``linearize``'s trace of its function (torch's ``make_fx``)."""
+    before = getattr(_state, "tracing", False)
+    _state.tracing = True
+    try:
+        yield
+    finally:
+        _state.tracing = before
 
 
 def apply(cls: Any, args: tuple, kwargs: dict, run: Callable[..., Any]) -> Any:

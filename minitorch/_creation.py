@@ -18,7 +18,7 @@ import numpy as np
 from . import _args, _call_form, _layout, _sampling, backend
 from . import _dtype as D
 from ._generator import Generator
-from ._tensor import Tensor
+from ._tensor import Tensor, mark_traced
 from .autograd.profiler import records
 from .ops import _fused
 
@@ -292,7 +292,7 @@ def _leaf(array: Any, requires_grad: bool) -> Tensor:
         if not t.dtype.is_floating_point:
             raise RuntimeError(
                 "Only Tensors of floating point and complex dtype can require gradients")
-        t.requires_grad_(True)
+        t._set_requires_grad(True)
     return t
 
 
@@ -309,8 +309,11 @@ def tensor(data: Any, dtype: D.dtype | None = None, device: Any = None,
     if isinstance(data, Tensor):
         # frames above: tensor, its profiler record, the factory wrapper, the call form, the user
         warn_copy_construct("torch.tensor", stacklevel=6)
-    return _numpy_layout(_leaf(as_array(data, _args.dtype("tensor", dtype), device), requires_grad),
+    made = _numpy_layout(_leaf(as_array(data, _args.dtype("tensor", dtype), device), requires_grad),
                          data)
+    if made._version_counter.traced:  # a literal: a constant of linearize's trace, as torch's
+        mark_traced(made, False)
+    return made
 
 
 def warn_copy_construct(call: str, stacklevel: int) -> None:

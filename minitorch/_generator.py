@@ -146,7 +146,8 @@ class Generator:
             raise TypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
         if new_state.dtype.name != "uint8":
             raise TypeError("RNG state must be a torch.ByteTensor")
-        raw = np.asarray(new_state.numpy())
+        ours = getattr(new_state, "_data", None)  # (read directly: inside a transform too)
+        raw = np.asarray(new_state.numpy() if ours is None else backend.to_numpy(ours))
         if raw.size != _STATE.itemsize:
             raise RuntimeError("Expected a CPUGeneratorImplState of size 5056 but found the "
                                f"input RNG state size to be {raw.size}")

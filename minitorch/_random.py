@@ -626,7 +626,7 @@ def _like(kind: Callable[..., Tensor], sampler: str) -> Callable[..., Tensor]:
                         generator=generator)
         made = _layout.laid_out(zeros(tuple(input.shape), dtype=dtype, device=device), strides)
         getattr(made, sampler)(generator=generator)
-        return made.requires_grad_(requires_grad)
+        return made._set_requires_grad(requires_grad)
 
     like.__name__ = f"{kind.__name__}_like"
     like.__doc__ = (f"``{kind.__name__}`` with the shape, dtype and device of ``input``.\n\n"
@@ -675,7 +675,7 @@ def randint_like(input: Tensor, *bounds: Any, low: Any = _args.OMITTED,
                        dtype=dtype or input.dtype, device=device, requires_grad=requires_grad)
     made = _layout.laid_out(zeros(tuple(input.shape), dtype=dtype or input.dtype,
                                   device=device), strides)
-    return made.random_(low, high, generator=generator).requires_grad_(requires_grad)
+    return made.random_(low, high, generator=generator)._set_requires_grad(requires_grad)
 
 
 # ---- in-place samplers (Tensor methods) ---------------------------------------------------

@@ -14,12 +14,13 @@ tensor(3.7183, grad_fn=<AddBackward0>)
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from . import _args, _call_form, _layout, autograd, backend
+from . import _args, _batched_function, _call_form, _layout, autograd, backend
 from . import _dtype as D
 from ._meta import is_meta
 from ._tensor_str import meta_repr, tensor_repr
@@ -103,6 +104,48 @@ class VersionCounter:
     """
 
     value = 0
+    traced = False  # made while linearize traces: torch's tracer cannot read its values
+
+
+# transforms inside which torch's tensors do not require grad (at the innermost level)
+_UNTRACKED = ("forward", "vmap")
+
+
+class _TracedCounter(VersionCounter):
+    """The counter of a tensor made while ``linearize`` traces its function."""
+
+    traced = True
+
+
+_UNTRACED = VersionCounter  # (the name VersionCounter is swapped while tracing)
+
+
+def mark_traced(t: Tensor, traced: bool = True) -> None:
+    """Count ``t`` among the traced tensors (a dual the trace made of a primal, whose
+    counter it shared) or, with ``traced`` False, not (a literal, which torch's trace
+    keeps as a constant)."""
+    counter = (_TracedCounter if traced else _UNTRACED)()
+    counter.value = t._version_counter.value
+    t._version_counter = counter
+
+
+@contextlib.contextmanager
+def traced_creation() -> Iterator[None]:
+    """Tensors made inside refuse ``item()`` (and bool, int, float of them), as the tensors
+    torch's ``make_fx`` traces do; those made before read as ever. Swapping the class every
+    new tensor's counter is made from costs the hot path nothing.
+
+    >>> with traced_creation():
+    ...     t = minitorch.ones(1)
+    >>> t._version_counter.traced, minitorch.ones(1)._version_counter.traced
+    (True, False)
+    """
+    global VersionCounter
+    previous, VersionCounter = VersionCounter, _TracedCounter
+    try:
+        yield
+    finally:
+        VersionCounter = previous
 
 
 class _TensorType(type):
@@ -430,11 +473,23 @@ class Tensor(metaclass=_TensorType):
                 "only Tensors of floating point and complex dtype can require gradients")
         if value and self._grad_fn is not None:  # (where requires_grad_(True) is a no-op)
             raise RuntimeError("you can only change requires_grad flags of leaf variables.")
-        self.requires_grad_(value)
+        self._set_requires_grad(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set ``requires_grad`` on a leaf, in place; returns the tensor."""
         requires_grad = _args.flag("requires_grad_", requires_grad, "requires_grad", 1)
+        if _batched_function.functorch():
+            raise RuntimeError(
+                "You are attempting to call Tensor.requires_grad_() (or perhaps using "
+                "torch.autograd.functional.* APIs) inside of a function being transformed by a "
+                "functorch transform. This is unsupported, please attempt to use the functorch "
+                "transforms (e.g. grad, vjp, jacrev, jacfwd, hessian) or call requires_grad_() "
+                "outside of a function being transformed instead.")
+        return self._set_requires_grad(requires_grad)
+
+    def _set_requires_grad(self, requires_grad: bool) -> Tensor:
+        """``requires_grad_`` for factories, the setter and the transforms themselves, which
+        torch allows inside a transform: a leaf made there is the transform's own."""
         if self._grad_fn is not None:
             if requires_grad:  # it already requires grad: torch's method changes nothing
                 return self
@@ -449,6 +504,8 @@ class Tensor(metaclass=_TensorType):
             raise RuntimeError("Setting requires_grad=True on inference tensor outside "
                                "InferenceMode is not allowed.")
         self._requires_grad = bool(requires_grad)
+        if requires_grad and _batched_function.differentiating():
+            forward_ad.internal_leaf(self)
         return self
 
     @property
@@ -531,7 +588,14 @@ class Tensor(metaclass=_TensorType):
 
     def retain_grad(self) -> None:
         """Keep ``.grad`` on this non-leaf tensor during backward."""
-        if not self.requires_grad:
+        kind = _batched_function.innermost()
+        if kind == "reverse":
+            raise RuntimeError(
+                "You are attempting to call Tensor.retain_grad() inside of a function being "
+                "transformed by a functorch transform. This is unsupported, please attempt to "
+                "use the functorch transforms (e.g. grad, vjp, jacrev, jacfwd, hessian) or call "
+                "retain_grad() outside of a function being transformed instead.")
+        if not self.requires_grad or kind in _UNTRACKED:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         node = self._current_grad_fn()
         if node is None:
@@ -543,7 +607,7 @@ class Tensor(metaclass=_TensorType):
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> Any:
         """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor
         replaces the gradient. Returns a handle with ``.remove()``."""
-        if not self.requires_grad:
+        if not self.requires_grad or _batched_function.innermost() in _UNTRACKED:
             raise RuntimeError(
                 "cannot register a hook on a tensor that doesn't require gradient")
         if self._current_grad_fn() is not None:
@@ -761,6 +825,13 @@ class Tensor(metaclass=_TensorType):
             raise RuntimeError(f"a Tensor with {n} elements cannot be converted to Scalar")
         if is_meta(self._data):
             raise RuntimeError("Tensor.item() cannot be called on meta tensors")
+        if self._version_counter.traced:
+            raise RuntimeError(
+                "It appears that you're trying to get value out of a tracing tensor with "
+                "aten._local_scalar_dense.default - erroring out! It's likely that this is "
+                "caused by data-dependent control flow or similar.  It may be possible to trace "
+                "this with dynamic shapes; try setting tracing_mode='symbolic' in your make_fx "
+                "call.")
         return to_numpy(self._data).reshape(()).item()
 
     def tolist(self) -> Any:
@@ -774,6 +845,8 @@ class Tensor(metaclass=_TensorType):
         >>> minitorch.ones(2, requires_grad=True).numpy(force=True)
         array([1., 1.], dtype=float32)
         """
+        if _batched_function.innermost() in ("reverse", "forward"):  # a wrapper, no array
+            raise RuntimeError("Cannot access data pointer of Tensor that doesn't have storage")
         if force is not False:
             if not isinstance(force, bool):
                 raise TypeError(f"numpy(): argument 'force' must be bool, not "
@@ -1239,6 +1312,9 @@ def check_inplace_allowed(t: Tensor, *others: Any) -> None:
     counter's bump (which an inference tensor has not)."""
     if grad_mode._state.grad_enabled and (
             t.requires_grad or any(isinstance(o, Tensor) and o.requires_grad for o in others)):
+        if forward_ad.is_internal_leaf(t):  # grad/vjp's input: a leaf of its level in torch
+            raise RuntimeError(
+                "a leaf Variable that requires grad is being used in an in-place operation.")
         if t._view_of is not None and not t._inference:  # no view of an inference tensor is
             if t._view_creation is not None:  # one to autograd
                 raise view_refusal(t, indirect=False)

@@ -38,9 +38,10 @@ from typing import Any
 
 import minitorch
 
+from . import _batched_function
 from ._batched import BatchedTensor, Raised, Refused, Unbatched, examples_are_tensors
 from ._batched_function import vmapping
-from ._tensor import Tensor
+from ._tensor import Tensor, mark_traced, traced_creation
 from .autograd import forward_ad as fwAD
 from .autograd import grad_mode
 
@@ -111,13 +112,13 @@ def _tree_map(fn: Callable[[Any], Any], tree: Any) -> Any:
 
 # ---------------------------------------------------------------- levels
 @contextlib.contextmanager
-def _transform() -> Iterator[bool]:
-    """Enter one more transform; yields whether it is the outermost, whose results leave the
-    transforms' graphs behind."""
+def _transform(kind: str) -> Iterator[bool]:
+    """Enter one more transform of ``kind`` ("reverse", "forward" or "trace"); yields whether
+    it is the outermost, whose results leave the transforms' graphs behind."""
     depth = getattr(_depth, "value", 0)
     _depth.value = depth + 1
     try:
-        with grad_mode.enable_grad():
+        with grad_mode.enable_grad(), _batched_function.transforming(kind):
             yield depth == 0
     finally:
         _depth.value = depth
@@ -128,11 +129,13 @@ def _track(x: Any) -> Any:
     transform, or for a tensor that already requires grad) an alias linked to ``x``."""
     if not isinstance(x, Tensor):
         return x
-    if x.requires_grad:
-        return x.view_as(x)
-    fresh = fwAD.internal_leaf(x.detach().requires_grad_())
+    if x.requires_grad:  # (still the transform's leaf to in-place ops, as torch's)
+        return fwAD.internal_leaf(x.view_as(x))
+    fresh = fwAD.internal_leaf(x.detach()._set_requires_grad(True))
     tangent = fwAD.unpack_dual(x).tangent if fwAD.levels else None
-    return fresh if tangent is None else fwAD.make_dual(fresh, tangent)  # jacfwd(jacrev(f))
+    if tangent is None:
+        return fresh
+    return fwAD.internal_leaf(fwAD.make_dual(fresh, tangent))  # jacfwd(jacrev(f)): a leaf too
 
 
 def _release(tree: Any, outermost: bool) -> Any:
@@ -284,7 +287,7 @@ def grad_and_value(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
         nums = _argnums(argnums, len(args))
         given, _ = _flatten([args[n] for n in nums])
         size = _batch_of(_flatten(args)[0])
-        with _transform() as outermost:
+        with _transform("reverse") as outermost:
             args = list(args)
             for n in nums:
                 args[n] = _tree_map(functools.partial(_differentiable, size=size), args[n])
@@ -361,7 +364,7 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple
     (tensor([3., 0.]),)
     """
     given, _ = _flatten(primals)
-    with _transform() as outermost:
+    with _transform("reverse") as outermost:
         tracked = _tree_map(_differentiable, primals)
         output, aux = _split_aux(func(*tracked), has_aux, "vjp(f, *primals)")
     outputs, out_spec = _flatten(output)
@@ -376,7 +379,7 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple
                                "pytree structure of outputs to the function. cotangents: "
                                f"{_spec_pprint(spec)}, primal output: "
                                f"{_spec_pprint(out_spec)}")
-        with _transform():
+        with _transform("reverse"):
             grads = _unflatten(_gradients(outputs, inputs, leaves), in_spec)
         return _release(tuple(grads), outermost)
 
@@ -401,7 +404,7 @@ def jacrev(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0, *,
     def wrapper(*args: Any) -> Any:
         nums = _argnums(argnums, len(args))
         given, _ = _flatten([args[n] for n in nums])
-        with _transform() as outermost:
+        with _transform("reverse") as outermost:
             args = list(args)
             for n in nums:
                 args[n] = _tree_map(_differentiable, args[n])
@@ -458,7 +461,7 @@ def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool =
     """
     _check_primals(primals, tangents)
     given, spec = _flatten(primals)
-    with _transform() as outermost, fwAD.nested_level():
+    with _transform("forward") as outermost, fwAD.nested_level():
         duals = [fwAD.make_dual(p, t) for p, t in zip(given, _flatten(tangents)[0])]
         output, aux = _split_aux(func(*_unflatten(duals, spec)), has_aux,
                                  "jvp(f, primals, tangents)")
@@ -483,8 +486,11 @@ def linearize(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..
     """
     output = func(*primals)
     flat_primals, spec = _flatten(primals)
+    # torch's trace tangents are empty; zeros here, as func sees (and may print) them
+    zeros = [p.new_empty(()).zero_().expand_as(p) for p in flat_primals]
+    with traced_creation():  # torch's trace: what reads a traced value is refused here
+        _linear_part(func, primals, zeros, traced=True)
     metadata = [(p.shape, p.device, p.dtype) for p in flat_primals]
-    _linear_part(func, primals, [p.new_zeros(()).expand_as(p) for p in flat_primals])
 
     def jvp_fn(*tangents: Any) -> Any:
         flat_tangents, tangent_spec = _flatten(tangents)
@@ -503,13 +509,16 @@ def linearize(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..
     return output, jvp_fn
 
 
-def _linear_part(func: Callable[..., Any], primals: tuple, flat_tangents: list) -> Any:
+def _linear_part(func: Callable[..., Any], primals: tuple, flat_tangents: list,
+                 traced: bool = False) -> Any:
     """The tangents of ``func``'s outputs for the (flat) tangents of ``primals``; its other
     outputs as they are. torch traces this once in ``linearize``, so what it refuses is
     refused there."""
     given, spec = _flatten(primals)
-    with _transform() as outermost, fwAD.nested_level():
+    with _transform("trace") as outermost, fwAD.nested_level(), _batched_function.tracing():
         duals = [fwAD.make_dual(p, t) for p, t in zip(given, flat_tangents)]
+        for dual in duals if traced else ():
+            mark_traced(dual)
         outputs, out_spec = _flatten(func(*_unflatten(duals, spec)))
         pairs = [fwAD.unwrapped_for_grad(o) if isinstance(o, Tensor) else None for o in outputs]
         slopes = [o if pair is None else minitorch.zeros_like(pair.primal)
@@ -848,7 +857,7 @@ def _reaches_example(func: Callable[..., Any], leaves: list, dims: list, spec: A
     """``func``'s outputs on copies of the first example, each output that out_dims says
     None (``flat``) wrapped as batched where its graph reaches an example: torch's batched
     tensor is the same whatever op (``mul_``) made it."""
-    roots = [_example(x, d, 0, size).detach().requires_grad_()
+    roots = [_example(x, d, 0, size).detach()._set_requires_grad(True)
              if d is not None and x.is_floating_point() else None for x, d in zip(leaves, dims)]
     with grad_mode.enable_grad():
         values = _flatten(func(*_unflatten([x if r is None else r.clone() for x, r in

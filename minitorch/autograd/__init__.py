@@ -213,7 +213,7 @@ def backward(
     tensor([2., 4.])
     """
     # torch's order: the inputs first
-    if _batched_function.transformed():  # torch.func's gradients are its own: refused first
+    if _batched_function.functorch():  # torch.func's gradients are its own: refused first
         raise RuntimeError("backward() called inside a functorch transform. This is not "
                            "supported, please use functorch.grad or functorch.vjp instead or "
                            "call backward() outside of functorch transforms.")
@@ -417,7 +417,7 @@ class Variable(metaclass=_VariableMeta):
         elif not isinstance(data, T.Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type_name(data)}")
         t = data.detach()
-        t.requires_grad_(requires_grad)
+        t._set_requires_grad(requires_grad)
         return t
 
 

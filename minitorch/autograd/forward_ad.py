@@ -443,13 +443,13 @@ def _jvps(cls: Any, args: tuple, kwargs: dict, tangents: list, record: bool) -> 
     with grad_mode._recording(True):
         # each input its own node (x * x has two), joined to the primal if it is recorded
         inputs = [(Alias.apply(a) if record and a.requires_grad else
-                   internal_leaf(copy_tangents(a, a.detach()).requires_grad_()))
+                   internal_leaf(copy_tangents(a, a.detach())._set_requires_grad(True)))
                   if t is not None else a
                   for a, t in zip(args, tangents)]
         outs = cls.apply(*inputs, **kwargs)
         outs = outs if isinstance(outs, tuple) else (outs,)
         live = [o for o in outs if o.requires_grad]
-        us = [internal_leaf(o.detach().mul(0).requires_grad_()) for o in live]
+        us = [internal_leaf(o.detach().mul(0)._set_requires_grad(True)) for o in live]
         wrt = [i for i, t in zip(inputs, tangents) if t is not None]
         grads = autograd.grad(live, wrt, grad_outputs=us, create_graph=True, allow_unused=True)
         total = None

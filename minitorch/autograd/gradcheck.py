@@ -433,7 +433,7 @@ def _check_inputs(inputs: tuple) -> None:
 
 def _slow_check(call: _Call, settings: _Settings) -> None:
     """Full Jacobians, one per (differentiable input, differentiable output) pair."""
-    eps = _step(settings.eps)
+    eps = _moved_step(call, settings.eps)
     numerical = [numerical_jacobian(call.func, call.inputs, i, eps) for i in call.inputs_checked]
     if not call.outputs_checked:
         _expect_zero(numerical)
@@ -481,7 +481,7 @@ def _fast_check(call: _Call, settings: _Settings) -> None:
 def _slow_forward_check(call: _Call, settings: _Settings) -> None:
     """Forward mode: the Jacobian column by column, one unit tangent per input element (a
     jvp each), against the numerical Jacobian."""
-    eps = _step(settings.eps)
+    eps = _moved_step(call, settings.eps)
     if not call.outputs_checked:
         _expect_zero([numerical_jacobian(call.func, call.inputs, i, eps)
                       for i in call.inputs_checked])
@@ -533,6 +533,13 @@ def _jvp_rows(call: _Call, index: int, tangents: Any) -> list:
 
 def _identity(x: Any) -> Any:
     return x._xp.eye(x.numel(), dtype=x._data.dtype)
+
+
+def _moved_step(call: _Call, eps: Any) -> float:
+    """:func:`_step`, read only where some checked input has an element to move (torch's slow
+    mode never reads ``eps`` for empty inputs)."""
+    moved = any(call.inputs[i].numel() for i in call.inputs_checked)
+    return _step(eps) if moved else 0.0
 
 
 def _step(eps: Any) -> float:
@@ -703,7 +710,9 @@ def _numerical_jvp(call: _Call, index: int, u: Any, eps: Any,
     with its errors)."""
     args, data = _perturbable(call.inputs, index)
     step = (eps * _shaped(u, args[index]))._data
-    return _central_difference(call.func, args, data, ..., step, _step(eps),
+    # (torch's fast mode multiplies by eps, never subtracts it: a bool is a number there)
+    return _central_difference(call.func, args, data, ..., step,
+                               float(eps) if isinstance(eps, bool) else _step(eps),
                                outputs or _float_outputs)
 
 

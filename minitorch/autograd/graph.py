@@ -804,6 +804,9 @@ class saved_tensors_hooks:
         self.unpack_hook = unpack_hook
 
     def __enter__(self) -> None:
+        from .. import _batched_function
+
+        _batched_function.check_saved_tensors_hooks()
         if _hook_state.disabled is not None:
             raise RuntimeError(_hook_state.disabled)
         if not callable(self.pack_hook) or not callable(self.unpack_hook):

@@ -43,7 +43,7 @@ class Parameter(Tensor):
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError(
                 "Only Tensors of floating point and complex dtype can require gradients")
-        self.requires_grad_(requires_grad)
+        self._set_requires_grad(_args.flag("_make_subclass", requires_grad, "require_grad", 3))
 
     def __repr__(self) -> str:
         return "Parameter containing:\n" + super().__repr__()

@@ -274,7 +274,7 @@ class _StatMean(Op):
         (a,) = ctx.saved_tensors
         pairs = [(f, g) for f, g in ((ctx.stat, g_stat), (ctx.mean, g_mean)) if g is not None]
         with enable_grad():  # the two formulas' gradients, differentiable again
-            x = a if a.requires_grad else a.detach().requires_grad_()
+            x = a if a.requires_grad else a.detach()._set_requires_grad(True)
             return grad([f(x) for f, _ in pairs], [x], [g for _, g in pairs],
                         create_graph=True)
 

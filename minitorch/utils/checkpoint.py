@@ -159,7 +159,7 @@ class CheckpointFunction(function.Function):
 
 
 def _detached(t: T.Tensor) -> T.Tensor:
-    return t.detach().requires_grad_(t.requires_grad)
+    return t.detach()._set_requires_grad(t.requires_grad)
 
 
 class _random_state:
