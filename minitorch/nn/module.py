@@ -86,10 +86,11 @@ def typename(value: Any) -> str:
     """
     if isinstance(value, Tensor):
         return f"torch.{value.dtype.legacy}Tensor"
-    cls = type(value)
+    cls = value if isinstance(value, type) else type(value)  # a class is named by itself
     if cls.__module__ == "builtins":
         return cls.__qualname__
-    return f"{cls.__module__}.{cls.__qualname__}"
+    from .modules import torch_path  # the package is built from nn, after this module
+    return torch_path(cls) or f"{cls.__module__}.{cls.__qualname__}"
 
 
 class _IncompatibleKeys(NamedTuple):
@@ -350,8 +351,8 @@ class Module:
         elif isinstance(value, Module):
             if params is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
-            self._forget(name, keep=self._modules)
-            self.add_module(name, value)
+            self._forget(name, keep=self._modules)  # torch checks no name here: "x.y" is kept
+            self._register(self._modules, name, value)
         elif params is not None and name in self._modules:
             if value is not None:
                 raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' "
@@ -384,8 +385,8 @@ class Module:
         registry[name] = value
         self.__dict__[name] = value
 
-    def _check_new_name(self, name: Any, kind: str, registry: dict) -> None:
-        if "_parameters" not in self.__dict__:
+    def _check_new_name(self, name: Any, kind: str, registry: str) -> None:
+        if f"_{kind}s" not in self.__dict__:  # gone when a parameter was named "_parameters"
             raise AttributeError(f"cannot assign {kind} before Module.__init__() call")
         if not isinstance(name, str):
             raise TypeError(f"{kind} name should be a string. Got {typename(name)}")
@@ -394,7 +395,7 @@ class Module:
             raise KeyError(f'{kind} name can\'t contain "."{got}')
         if name == "":
             raise KeyError(f'{kind} name can\'t be empty string ""')
-        if hasattr(self, name) and name not in registry:
+        if hasattr(self, name) and name not in getattr(self, registry):
             raise KeyError(f"attribute '{name}' already exists")
 
     def register_parameter(self, name: str, param: Parameter | None) -> None:
@@ -404,7 +405,7 @@ class Module:
         >>> [n for n, _ in m.named_parameters()]
         ['w']
         """
-        self._check_new_name(name, "parameter", self._parameters)
+        self._check_new_name(name, "parameter", "_parameters")
         if param is not None and not isinstance(param, Parameter):
             raise TypeError(f"cannot assign '{typename(param)}' object to parameter '{name}' "
                             "(torch.nn.Parameter or None required)")
@@ -422,7 +423,7 @@ class Module:
         >>> list(m.state_dict())
         ['count']
         """
-        self._check_new_name(name, "buffer", self._buffers)
+        self._check_new_name(name, "buffer", "_buffers")
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
@@ -442,7 +443,7 @@ class Module:
         """
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{typename(module)} is not a Module subclass")
-        self._check_new_name(name, "module", self._modules)
+        self._check_new_name(name, "module", "_modules")
         self._register(self._modules, name, module)
 
     register_module = add_module

@@ -1,0 +1,100 @@
+"""nn given edge input (session 23's nn fuzz): torch's result or torch's refusal.
+
+- a loss kernel or unpooling that has nothing to compute returns at once in torch: an empty
+  batch of multi_margin_loss keeps the input's dtype (bool and int too), an unpooling into
+  empty planes reads no index;
+- ``Module.__setattr__`` with a module checks no name (``ParameterDict`` stores its
+  non-tensor values that way), and a parameter named ``_parameters`` meets torch's refusal;
+- messages name nn's classes by torch's paths (``torch.nn.modules.activation.ReLU``);
+- local_response_norm pools 4-D and wider inputs with avg_pool3d, whose first check is the
+  padding against half the (negative) window.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from tests.oracle import assert_as_torch, assert_same_error, raised_by
+
+DTYPES = ["float32", "float64", "float16", "int64", "int32", "uint8", "bool"]
+
+
+def _empty_batch(L, dtype):
+    return L.ones(0, 3, dtype=getattr(L, dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+def test_multi_margin_loss_of_an_empty_batch_keeps_the_dtype(dtype, reduction):
+    def program(L):
+        out = L.nn.functional.multi_margin_loss(_empty_batch(L, dtype),
+                                                L.ones(0, dtype=L.long), reduction=reduction)
+        return out.dtype, tuple(out.shape)  # torch leaves a reduced value unset
+
+    assert_as_torch(program)
+
+
+def test_multi_margin_loss_of_an_empty_bool_batch_with_weight():
+    assert_as_torch(lambda L: L.nn.MultiMarginLoss(weight=L.ones(3))(
+        _empty_batch(L, "bool"), L.ones(0, dtype=L.long)).dtype)
+
+
+@pytest.mark.parametrize("kernel, stride", [(0, None), (False, None), ((2, 0), (1, 0)),
+                                            ((0, 2), (0, 1)), ((0, 1), (1, 1))])
+@pytest.mark.parametrize("index", [-1, 0, 2, 7])
+def test_max_unpool2d_into_empty_planes_reads_no_index(kernel, stride, index):
+    assert_as_torch(lambda L: L.nn.functional.max_unpool2d(
+        L.ones(1, 2, 2, 2), L.zeros(1, 2, 2, 2, dtype=L.long) + index, kernel, stride))
+
+
+@pytest.mark.parametrize("index", [0, 3])
+def test_max_unpool1d_into_empty_planes_reads_no_index(index):
+    assert_as_torch(lambda L: L.nn.MaxUnpool1d(0)(
+        L.ones(1, 2, 2), L.zeros(1, 2, 2, dtype=L.long) + index))
+
+
+@pytest.mark.parametrize("key", ["x.y", "", "training", "_buffers"])
+def test_parameter_dict_stores_a_module_under_any_name(key):
+    assert_as_torch(lambda L: repr(L.nn.ParameterDict({key: L.nn.Linear(1, 1)})))
+
+
+@pytest.mark.parametrize("name", ["x.y", "", "training"])
+def test_setattr_of_a_module_checks_no_name(name):
+    def program(L):
+        m = L.nn.Linear(1, 1)
+        setattr(m, name, L.nn.ReLU())
+        return repr(m), [n for n, _ in m.named_modules()], repr(getattr(m, name))
+
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("key", ["_parameters", "_modules"])
+def test_parameter_dict_key_that_names_a_registry(key):
+    assert_as_torch(lambda L: list(L.nn.ParameterDict({key: L.nn.Parameter(L.ones(1))})))
+
+
+@pytest.mark.parametrize("register", [
+    lambda L, m: m.register_buffer("x", L.nn.ReLU()),
+    lambda L, m: m.register_buffer("x", L.nn.MultiheadAttention(2, 1)),
+    lambda L, m: m.register_buffer("x", L.nn.Linear),
+    lambda L, m: setattr(m, "weight", L.nn.Sequential()),
+    lambda L, m: setattr(m, "weight", L.nn.CrossEntropyLoss()),
+])
+def test_messages_name_nn_classes_by_torch_paths(register):
+    def program(L):
+        register(L, L.nn.Linear(1, 1))
+
+    import minitorch as mt
+    assert_same_error(raised_by(program, mt), raised_by(program, torch))
+
+
+@pytest.mark.parametrize("value", ["ReLU()", "Linear(1, 1)", "Linear", "Module()"])
+def test_typename_of_nn_classes(value):
+    assert_as_torch(lambda L: L.typename(eval(value, {}, vars(L.nn))))
+
+
+@pytest.mark.parametrize("shape", [(3, 3, 2, 1), (3, 3, 2, 1, 2), (3, 3, 2)])
+@pytest.mark.parametrize("size", [-5, -3, -2, -1, 0])
+def test_local_response_norm_of_a_window_below_one(shape, size):
+    assert_as_torch(lambda L: L.nn.functional.local_response_norm(L.ones(*shape), size))
