@@ -98,3 +98,101 @@ def test_typename_of_nn_classes(value):
 @pytest.mark.parametrize("size", [-5, -3, -2, -1, 0])
 def test_local_response_norm_of_a_window_below_one(shape, size):
     assert_as_torch(lambda L: L.nn.functional.local_response_norm(L.ones(*shape), size))
+
+
+# ---- second batch: optimizers' check order, schedulers' lambdas, containers' methods
+
+ADAMS = ["Adam", "AdamW", "Adamax", "RAdam", "NAdam"]
+
+
+@pytest.mark.parametrize("name", ADAMS)
+@pytest.mark.parametrize("settings", [
+    {"weight_decay": -1, "betas": (1.0, 0.5)},
+    {"eps": -1, "betas": (1.0, 0.5)},
+    {"lr": -1, "betas": (0.5, 2)},
+    {"weight_decay": (0.5,), "betas": 2},
+    {"weight_decay": None, "betas": (0.9,)},
+    {"weight_decay": -1, "betas": (0.5, 0.5)},
+])
+def test_adams_check_betas_after_eps_and_before_weight_decay(name, settings):
+    assert_as_torch(lambda L: getattr(L.optim, name)([L.ones(1, requires_grad=True)],
+                                                     **settings).defaults["betas"])
+
+
+def test_nadam_checks_betas_before_momentum_decay():
+    assert_as_torch(lambda L: L.optim.NAdam([L.ones(1, requires_grad=True)],
+                                            momentum_decay=(1.2, 0.5), betas=(0.9,)))
+
+
+def test_adam_checks_the_kinds_of_betas_after_weight_decay():
+    assert_as_torch(lambda L: L.optim.Adam([L.ones(1, requires_grad=True)], weight_decay=-1,
+                                           betas=(0.5, L.tensor(0.5))))
+
+
+@pytest.mark.parametrize("kind", ["MultiplicativeLR", "LambdaLR"])
+@pytest.mark.parametrize("lambdas", [[3, 1], [3], (1,), 3, (lambda e: 0.5,) * 2])
+def test_lambda_schedulers_count_their_lambdas_first(kind, lambdas):
+    def program(L):
+        opt = L.optim.SGD([L.ones(1, requires_grad=True)], lr=0.1)
+        return getattr(L.optim.lr_scheduler, kind)(opt, lambdas).get_last_lr()
+
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("how", ["get_parameter", "get_buffer", "get_submodule"])
+@pytest.mark.parametrize("target", [b"w", b"", 3, None])
+def test_module_lookups_of_a_target_that_is_no_str(how, target):
+    assert_as_torch(lambda L: repr(getattr(L.nn.Linear(1, 1), how)(target)))
+
+
+@pytest.mark.parametrize("target, strict", [("1.0", False), ("", False), ("5", True),
+                                            ("5", False), ("weight", False), ("x.y", False),
+                                            (3, False), (b"a", False), ("training", True)])
+@pytest.mark.parametrize("value", ["Tanh", "int"])
+def test_set_submodule(target, strict, value):
+    def program(L):
+        m = L.nn.Sequential(L.nn.ReLU(), L.nn.Sequential(L.nn.Linear(1, 1)))
+        m.set_submodule(target, L.nn.Tanh() if value == "Tanh" else 3, strict=strict)
+        return repr(m)
+
+    assert_as_torch(program)
+
+
+def _pdict(L, n=2):
+    return L.nn.ParameterDict({k: L.nn.Parameter(L.ones(1) * i) for i, k in enumerate("ab"[:n])})
+
+
+@pytest.mark.parametrize("n", [0, 1, 2])
+@pytest.mark.parametrize("op", [
+    lambda L, d: (d.popitem()[0], list(d)),
+    lambda L, d: repr(d.copy()),
+    lambda L, d: (d.clear(), repr(d)),
+    lambda L, d: repr(d.fromkeys(["x", "c"], L.ones(2))),
+    lambda L, d: repr(d.fromkeys([1], L.ones(2))),
+    lambda L, d: repr(d.fromkeys("ab")),
+    lambda L, d: list(reversed(d)),
+    lambda L, d: repr(d | L.nn.ParameterDict({"z": L.ones(1)})),
+    lambda L, d: repr(d | {"z": L.ones(1)}),
+    lambda L, d: repr({"z": L.ones(1)} | d),
+    lambda L, d: repr(d | 3),
+    lambda L, d: (d.__ior__([("c", L.ones(2))]), list(d)),
+    lambda L, d: d(L.ones(1)),
+])
+def test_parameter_dict_methods(n, op):
+    assert_as_torch(lambda L: op(L, _pdict(L, n)))
+
+
+@pytest.mark.parametrize("args", [(), (1,), (1, 2)])
+def test_parameter_list_is_not_called(args):
+    assert_as_torch(lambda L: L.nn.ParameterList([L.ones(1)])(*args))
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.nn.Sequential() * "a",
+    lambda L: L.nn.Sequential(L.nn.ReLU()) * 0,
+    lambda L: L.nn.Sequential() + L.nn.ReLU(),
+    lambda L: L.nn.HuberLoss(delta="x"),
+    lambda L: L.nn.Linear(1, 1).load_state_dict([("weight", L.ones(1, 1))]),
+])
+def test_messages_print_classes_as_torch(program):
+    assert_as_torch(program)

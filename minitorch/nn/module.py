@@ -77,6 +77,16 @@ def register_module_forward_hook(hook: Callable[..., Any], *, with_kwargs: bool 
     return handle
 
 
+def class_repr(value: Any) -> str:
+    """``repr(type(value))`` as torch prints it, its nn classes under torch's paths.
+
+    >>> from minitorch.nn.module import class_repr
+    >>> class_repr(nn.ReLU()), class_repr(2)
+    ("<class 'torch.nn.modules.activation.ReLU'>", "<class 'int'>")
+    """
+    return f"<class '{typename(type(value))}'>"
+
+
 def typename(value: Any) -> str:
     """A value's type as torch names it in error messages.
 
@@ -493,8 +503,8 @@ class Module:
 
     def _owner_of(self, target: str) -> tuple[Module, str]:
         """The submodule holding the attribute named by ``target``'s last part, and that name."""
-        if not isinstance(target, str):  # torch's Python reads target.rpartition
-            _args.python_attribute(target, "rpartition")
+        if not isinstance(target, (str, bytes)):  # torch's Python reads target.rpartition
+            _args.python_attribute(target, "rpartition")  # (bytes' own: no str separator)
         path, _, name = target.rpartition(".")
         module = self.get_submodule(path)
         if not hasattr(module, name):
@@ -508,15 +518,45 @@ class Module:
         'Linear'
         """
         module = self
-        if not isinstance(target, str):  # torch's Python reads target.split (None too)
-            _args.python_attribute(target, "split")
-        for name in target.split(".") if target else ():
+        if not isinstance(target, (str, bytes)):  # torch's Python reads target.split
+            _args.python_attribute(target, "split")  # (None too; bytes' own: no str separator)
+        for name in target.split(".") if target != "" else ():
             if not hasattr(module, name):
                 raise AttributeError(f"{type(module).__name__} has no attribute `{name}`")
             module = getattr(module, name)
             if not isinstance(module, Module):
                 raise AttributeError(f"`{name}` is not an nn.Module")
         return module
+
+    def set_submodule(self, target: str, module: Module, strict: bool = False) -> None:
+        """Put ``module`` at the dotted path ``target`` (with ``strict``, only where a
+        module is already).
+
+        >>> m = nn.Sequential(nn.ReLU()); m.set_submodule("0", nn.Tanh()); m
+        Sequential(
+          (0): Tanh()
+        )
+        """
+        if target == "":
+            raise ValueError("Cannot set the submodule without a target name!")
+        path, name = self._split_target(target)
+        if not isinstance(module, Module):
+            raise ValueError(f"`module` is not an nn.Module, found {class_repr(module)}")
+        parent = self.get_submodule(path) if path is not None else self
+        if strict and not hasattr(parent, name):
+            raise AttributeError(f"{type(parent).__name__} has no attribute `{name}`")
+        if hasattr(parent, name) and not isinstance(getattr(parent, name), Module):
+            raise AttributeError(f"`{name}` is not an nn.Module")
+        setattr(parent, name, module)
+
+    @staticmethod
+    def _split_target(target: Any) -> tuple[str | None, Any]:
+        """torch's ``target.split(".")``: the parent's path (None for this module's own
+        attribute) and the last name."""
+        if not isinstance(target, (str, bytes)):
+            _args.python_attribute(target, "split")
+        atoms = target.split(".")
+        return (".".join(atoms[:-1]) if len(atoms) > 1 else None), atoms[-1]
 
     def modules(self) -> Iterator[Module]:
         """This module and all below it, depth first."""
@@ -828,7 +868,7 @@ class Module:
         <All keys matched successfully>
         """
         if not isinstance(state_dict, Mapping):
-            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+            raise TypeError(f"Expected state_dict to be dict-like, got {class_repr(state_dict)}.")
         for key in state_dict:  # torch matches keys by prefix, with str's startswith
             if not isinstance(key, str):
                 raise AttributeError(f"'{type(key).__name__}' object has no attribute "
@@ -929,7 +969,7 @@ class Module:
         error messages of what prevented it."""
         if not isinstance(value, Tensor):
             return [f'While copying the parameter named "{key}", expected torch.Tensor or '
-                    f"Tensor-like object from checkpoint but received {type(value)}"]
+                    f"Tensor-like object from checkpoint but received {class_repr(value)}"]
         if isinstance(target, UninitializedParameter):  # a lazy module takes the loaded shape
             target.materialize(value.shape)
         if value.shape != target.shape:
