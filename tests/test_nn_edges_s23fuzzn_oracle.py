@@ -196,3 +196,57 @@ def test_parameter_list_is_not_called(args):
 ])
 def test_messages_print_classes_as_torch(program):
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("index, value", [("a", "module"), ("a", "int"), (1.5, "module"),
+                                          (0, "module"), (-1, "module")])
+def test_module_list_insert_reads_its_index_first(index, value):
+    def program(L):
+        m = L.nn.ModuleList([L.nn.ReLU()])
+        m.insert(index, L.nn.Tanh() if value == "module" else 3)
+        return repr(m)
+
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("key", [slice(0, 1), [1], {}])
+def test_parameter_dict_stores_the_key_before_checking_it_is_a_str(key):
+    assert_as_torch(lambda L: L.nn.ParameterDict().fromkeys([key], 3))
+
+
+@pytest.mark.parametrize("differentiable", ["x", None, 0])
+def test_a_non_leaf_parameter_is_refused_unless_differentiable(differentiable):
+    def program(L):
+        w = L.ones(2, requires_grad=True) * 2
+        opt = L.optim.SGD([w], lr=0.1, differentiable=differentiable)
+        w.grad = L.ones(2)
+        opt.step()
+        return w
+
+    assert_as_torch(program)
+
+
+def test_a_retained_non_leaf_parameter_is_taken():
+    def program(L):
+        w = L.ones(2, requires_grad=True) * 2
+        w.retain_grad()
+        opt = L.optim.SGD([w], lr=0.1)
+        w.grad = L.ones(2)
+        opt.step()
+        return w.detach()
+
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("name, flag", [("SGD", "maximize"), ("Adam", "amsgrad"),
+                                        ("Adam", "maximize"), ("RMSprop", "centered")])
+def test_a_flag_of_several_values_is_ambiguous_in_a_step(name, flag):
+    def program(L):
+        w = L.ones(3, requires_grad=True)
+        opt = getattr(L.optim, name)([w], lr=0.1)
+        opt.param_groups[0][flag] = L.tensor([0.1, 0.2])
+        w.grad = L.ones(3)
+        opt.step()
+        return w.detach()
+
+    assert_as_torch(program)

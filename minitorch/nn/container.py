@@ -261,9 +261,10 @@ class ModuleList(Module):
         >>> m = nn.ModuleList([nn.ReLU()]); m.insert(0, nn.Tanh()); m[0]
         Tanh()
         """
+        index = operator.index(index)  # torch's range(len, index, -1) reads it first
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{typename(module)} is not a Module subclass")
-        if operator.index(index) < 0:  # torch's insert looks for a module named "-1"
+        if index < 0:  # torch's insert looks for a module named "-1"
             raise KeyError("-1")
         modules = list(self._modules.values())
         modules.insert(index, module)
@@ -512,6 +513,7 @@ class ParameterDict(Module):
         return getattr(self, self._checked(key))
 
     def __setitem__(self, key: str, value: Any) -> None:
+        hash(key)  # torch stores the key first: an unhashable one fails there
         self._keys[self._checked(key)] = None
         setattr(self, key, _as_parameter(value))
 
