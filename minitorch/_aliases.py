@@ -173,10 +173,8 @@ def typename(obj: Any) -> str:
     """
     if isinstance(obj, Tensor):
         return obj.type()
-    kind = type(obj)
-    module = kind.__module__
-    return kind.__qualname__ if module in ("builtins", "__builtin__", None) else \
-        f"{module}.{kind.__qualname__}"
+    from .nn.module import typename as class_name  # nn's classes under torch's paths
+    return class_name(obj)
 
 
 def _where(self: Tensor, condition: Tensor, other: Any) -> Tensor:

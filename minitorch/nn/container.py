@@ -20,7 +20,7 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor
-from .module import Module, _indent, typename
+from .module import Module, _indent, class_repr, typename
 from .parameter import Parameter
 
 __all__ = ["ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential"]
@@ -142,7 +142,7 @@ class Sequential(Module):
         """``other`` if it is a Sequential, else torch's refusal."""
         if not isinstance(other, Sequential):
             raise ValueError("add operator supports only objects of Sequential class, but "
-                             f"{type(other)} is given.")
+                             f"{class_repr(other)} is given.")
         return other
 
     def __mul__(self, other: int) -> Sequential:
@@ -164,9 +164,10 @@ class Sequential(Module):
     def _factor(self, other: Any) -> int:
         """``other`` as a repeat count, refused in torch's words."""
         if not isinstance(other, int):
-            raise TypeError(f"unsupported operand type(s) for *: {type(self)} and {type(other)}")
+            raise TypeError(f"unsupported operand type(s) for *: {class_repr(self)} and "
+                            f"{class_repr(other)}")
         if other <= 0:
-            raise ValueError(f"Non-positive multiplication factor {other} for {type(self)}")
+            raise ValueError(f"Non-positive multiplication factor {other} for {class_repr(self)}")
         return other
 
     def pop(self, index: int | slice) -> Module:
@@ -260,9 +261,10 @@ class ModuleList(Module):
         >>> m = nn.ModuleList([nn.ReLU()]); m.insert(0, nn.Tanh()); m[0]
         Tanh()
         """
+        index = operator.index(index)  # torch's range(len, index, -1) reads it first
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{typename(module)} is not a Module subclass")
-        if operator.index(index) < 0:  # torch's insert looks for a module named "-1"
+        if index < 0:  # torch's insert looks for a module named "-1"
             raise KeyError("-1")
         modules = list(self._modules.values())
         modules.insert(index, module)
@@ -437,6 +439,9 @@ class ParameterList(Module):
         if values is not None:
             self.extend(values)
 
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("ParameterList should not be called.")
+
     def __getitem__(self, index: int | slice) -> Any:
         if isinstance(index, slice):
             return type(self)(list(self)[index])
@@ -508,6 +513,7 @@ class ParameterDict(Module):
         return getattr(self, self._checked(key))
 
     def __setitem__(self, key: str, value: Any) -> None:
+        hash(key)  # torch stores the key first: an unhashable one fails there
         self._keys[self._checked(key)] = None
         setattr(self, key, _as_parameter(value))
 
@@ -586,6 +592,60 @@ class ParameterDict(Module):
         """
         for key, value in _pairs("ParameterDict", parameters):
             self[key] = value
+
+    def copy(self) -> ParameterDict:
+        """A new ParameterDict of the same values, in this one's order.
+
+        >>> d = nn.ParameterDict({"w": minitorch.ones(1)}); d.copy()["w"] is d["w"]
+        True
+        """
+        return ParameterDict([(k, self[k]) for k in self._keys])
+
+    def clear(self) -> None:
+        """Remove every value.
+
+        >>> d = nn.ParameterDict({"w": minitorch.ones(1)}); d.clear(); len(d)
+        0
+        """
+        for key in list(self._keys):
+            del self[key]
+
+    def fromkeys(self, keys: Iterable[str], default: Any | None = None) -> ParameterDict:
+        """A new ParameterDict with ``default`` under each of ``keys``.
+
+        >>> list(nn.ParameterDict().fromkeys(["a", "b"], minitorch.ones(1)))
+        ['a', 'b']
+        """
+        return ParameterDict((key, default) for key in keys)
+
+    def popitem(self) -> tuple[str, Any]:
+        """Remove the last inserted ``(key, value)`` pair and return it.
+
+        >>> nn.ParameterDict({"w": minitorch.ones(1)}).popitem()[0]
+        'w'
+        """
+        key = next(reversed(self._keys)) if self._keys else self._keys.popitem()
+        return key, self.pop(key)
+
+    def __reversed__(self) -> Iterator[str]:
+        return reversed(self._keys)
+
+    def __or__(self, other: ParameterDict) -> ParameterDict:
+        merged = self.copy()
+        merged.update(other)
+        return merged
+
+    def __ror__(self, other: ParameterDict) -> ParameterDict:
+        merged = other.copy()
+        merged.update(self)
+        return merged
+
+    def __ior__(self, other: ParameterDict) -> ParameterDict:
+        self.update(other)
+        return self
+
+    def __call__(self, input: Any) -> Any:
+        raise RuntimeError("ParameterDict should not be called.")
 
     def extra_repr(self) -> str:
         return "\n".join(f"  ({k}): {_describe(p, p.type() if isinstance(p, Tensor) else '')}"

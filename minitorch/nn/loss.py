@@ -15,7 +15,7 @@ from typing import Any
 from .._tensor import Tensor
 from . import functional as F
 from .distance import PairwiseDistance
-from .module import Module
+from .module import Module, class_repr
 
 __all__ = [
     "BCELoss",
@@ -176,7 +176,7 @@ class HuberLoss(_Loss):
     def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
         super().__init__(reduction=reduction)
         if not isinstance(delta, (float, int)):
-            raise TypeError(f"delta must be a float or int, got: {type(delta)}")
+            raise TypeError(f"delta must be a float or int, got: {class_repr(delta)}")
         self.delta = delta
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:

@@ -77,6 +77,16 @@ def register_module_forward_hook(hook: Callable[..., Any], *, with_kwargs: bool 
     return handle
 
 
+def class_repr(value: Any) -> str:
+    """``repr(type(value))`` as torch prints it, its nn classes under torch's paths.
+
+    >>> from minitorch.nn.module import class_repr
+    >>> class_repr(nn.ReLU()), class_repr(2)
+    ("<class 'torch.nn.modules.activation.ReLU'>", "<class 'int'>")
+    """
+    return f"<class '{typename(type(value))}'>"
+
+
 def typename(value: Any) -> str:
     """A value's type as torch names it in error messages.
 
@@ -86,10 +96,11 @@ def typename(value: Any) -> str:
     """
     if isinstance(value, Tensor):
         return f"torch.{value.dtype.legacy}Tensor"
-    cls = type(value)
+    cls = value if isinstance(value, type) else type(value)  # a class is named by itself
     if cls.__module__ == "builtins":
         return cls.__qualname__
-    return f"{cls.__module__}.{cls.__qualname__}"
+    from .modules import torch_path  # the package is built from nn, after this module
+    return torch_path(cls) or f"{cls.__module__}.{cls.__qualname__}"
 
 
 class _IncompatibleKeys(NamedTuple):
@@ -350,8 +361,8 @@ class Module:
         elif isinstance(value, Module):
             if params is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
-            self._forget(name, keep=self._modules)
-            self.add_module(name, value)
+            self._forget(name, keep=self._modules)  # torch checks no name here: "x.y" is kept
+            self._register(self._modules, name, value)
         elif params is not None and name in self._modules:
             if value is not None:
                 raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' "
@@ -384,8 +395,8 @@ class Module:
         registry[name] = value
         self.__dict__[name] = value
 
-    def _check_new_name(self, name: Any, kind: str, registry: dict) -> None:
-        if "_parameters" not in self.__dict__:
+    def _check_new_name(self, name: Any, kind: str, registry: str) -> None:
+        if f"_{kind}s" not in self.__dict__:  # gone when a parameter was named "_parameters"
             raise AttributeError(f"cannot assign {kind} before Module.__init__() call")
         if not isinstance(name, str):
             raise TypeError(f"{kind} name should be a string. Got {typename(name)}")
@@ -394,7 +405,7 @@ class Module:
             raise KeyError(f'{kind} name can\'t contain "."{got}')
         if name == "":
             raise KeyError(f'{kind} name can\'t be empty string ""')
-        if hasattr(self, name) and name not in registry:
+        if hasattr(self, name) and name not in getattr(self, registry):
             raise KeyError(f"attribute '{name}' already exists")
 
     def register_parameter(self, name: str, param: Parameter | None) -> None:
@@ -404,7 +415,7 @@ class Module:
         >>> [n for n, _ in m.named_parameters()]
         ['w']
         """
-        self._check_new_name(name, "parameter", self._parameters)
+        self._check_new_name(name, "parameter", "_parameters")
         if param is not None and not isinstance(param, Parameter):
             raise TypeError(f"cannot assign '{typename(param)}' object to parameter '{name}' "
                             "(torch.nn.Parameter or None required)")
@@ -422,7 +433,7 @@ class Module:
         >>> list(m.state_dict())
         ['count']
         """
-        self._check_new_name(name, "buffer", self._buffers)
+        self._check_new_name(name, "buffer", "_buffers")
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
                             "(torch Tensor or None required)")
@@ -442,7 +453,7 @@ class Module:
         """
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{typename(module)} is not a Module subclass")
-        self._check_new_name(name, "module", self._modules)
+        self._check_new_name(name, "module", "_modules")
         self._register(self._modules, name, module)
 
     register_module = add_module
@@ -492,8 +503,8 @@ class Module:
 
     def _owner_of(self, target: str) -> tuple[Module, str]:
         """The submodule holding the attribute named by ``target``'s last part, and that name."""
-        if not isinstance(target, str):  # torch's Python reads target.rpartition
-            _args.python_attribute(target, "rpartition")
+        if not isinstance(target, (str, bytes)):  # torch's Python reads target.rpartition
+            _args.python_attribute(target, "rpartition")  # (bytes' own: no str separator)
         path, _, name = target.rpartition(".")
         module = self.get_submodule(path)
         if not hasattr(module, name):
@@ -507,15 +518,45 @@ class Module:
         'Linear'
         """
         module = self
-        if not isinstance(target, str):  # torch's Python reads target.split (None too)
-            _args.python_attribute(target, "split")
-        for name in target.split(".") if target else ():
+        if not isinstance(target, (str, bytes)):  # torch's Python reads target.split
+            _args.python_attribute(target, "split")  # (None too; bytes' own: no str separator)
+        for name in target.split(".") if target != "" else ():
             if not hasattr(module, name):
                 raise AttributeError(f"{type(module).__name__} has no attribute `{name}`")
             module = getattr(module, name)
             if not isinstance(module, Module):
                 raise AttributeError(f"`{name}` is not an nn.Module")
         return module
+
+    def set_submodule(self, target: str, module: Module, strict: bool = False) -> None:
+        """Put ``module`` at the dotted path ``target`` (with ``strict``, only where a
+        module is already).
+
+        >>> m = nn.Sequential(nn.ReLU()); m.set_submodule("0", nn.Tanh()); m
+        Sequential(
+          (0): Tanh()
+        )
+        """
+        if target == "":
+            raise ValueError("Cannot set the submodule without a target name!")
+        path, name = self._split_target(target)
+        if not isinstance(module, Module):
+            raise ValueError(f"`module` is not an nn.Module, found {class_repr(module)}")
+        parent = self.get_submodule(path) if path is not None else self
+        if strict and not hasattr(parent, name):
+            raise AttributeError(f"{type(parent).__name__} has no attribute `{name}`")
+        if hasattr(parent, name) and not isinstance(getattr(parent, name), Module):
+            raise AttributeError(f"`{name}` is not an nn.Module")
+        setattr(parent, name, module)
+
+    @staticmethod
+    def _split_target(target: Any) -> tuple[str | None, Any]:
+        """torch's ``target.split(".")``: the parent's path (None for this module's own
+        attribute) and the last name."""
+        if not isinstance(target, (str, bytes)):
+            _args.python_attribute(target, "split")
+        atoms = target.split(".")
+        return (".".join(atoms[:-1]) if len(atoms) > 1 else None), atoms[-1]
 
     def modules(self) -> Iterator[Module]:
         """This module and all below it, depth first."""
@@ -827,7 +868,7 @@ class Module:
         <All keys matched successfully>
         """
         if not isinstance(state_dict, Mapping):
-            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+            raise TypeError(f"Expected state_dict to be dict-like, got {class_repr(state_dict)}.")
         for key in state_dict:  # torch matches keys by prefix, with str's startswith
             if not isinstance(key, str):
                 raise AttributeError(f"'{type(key).__name__}' object has no attribute "
@@ -928,7 +969,7 @@ class Module:
         error messages of what prevented it."""
         if not isinstance(value, Tensor):
             return [f'While copying the parameter named "{key}", expected torch.Tensor or '
-                    f"Tensor-like object from checkpoint but received {type(value)}"]
+                    f"Tensor-like object from checkpoint but received {class_repr(value)}"]
         if isinstance(target, UninitializedParameter):  # a lazy module takes the loaded shape
             target.materialize(value.shape)
         elif not target.dim() and value.shape == (1,):  # torch reads a 0.3-era scalar (1-d)

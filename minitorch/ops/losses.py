@@ -265,6 +265,8 @@ class MultiMarginLoss(Op):
         a = xp.reshape(x._data, (-1, x.shape[-1] if x.dim() else 1))
         t = xp.reshape(target._data, (-1,))
         dt = a.dtype
+        if not a.shape[0]:  # no frame: torch's kernel returns at once, its output of x's dtype
+            return wrap(xp.zeros((0,) if reduction == "none" else (), dtype=dt))  # left unset
         z = (xp.asarray(margin, dtype=dt) - xp.take_along_axis(a, t[:, None], axis=1)) + a
         others = xp.arange(a.shape[1])[None, :] != t[:, None]
         h = xp.where(others & (z > 0), z if p == 1 else z * z, xp.zeros((), dtype=dt))

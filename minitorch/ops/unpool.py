@@ -41,7 +41,7 @@ class MaxUnpool2D(Op):
         lead = tuple(a.shape[:-2])
         index = _planes(xp, indices._data, lead)
         bad = (index < 0) | (index >= size[0] * size[1])
-        if bool(xp.any(bad)):
+        if size[0] * size[1] and bool(xp.any(bad)):  # torch reads no index into empty planes
             flat = xp.reshape(bad, (-1,))  # torch names the last one it met
             last = flat.shape[0] - 1 - int(xp.argmax(xp.flip(flat)))
             raise RuntimeError(f"Found an invalid max index: "
@@ -50,8 +50,9 @@ class MaxUnpool2D(Op):
         ctx.save_for_backward(wrap(index))
         ctx.shape = a._data.shape
         out = xp.zeros((_count(lead), size[0] * size[1]), dtype=a._data.dtype)
-        rows = xp.reshape(xp.arange(index.shape[0]), (-1, 1))
-        setitem(xp, out, (rows, index), _planes(xp, a._data, lead))
+        if size[0] * size[1]:
+            rows = xp.reshape(xp.arange(index.shape[0]), (-1, 1))
+            setitem(xp, out, (rows, index), _planes(xp, a._data, lead))
         return wrap(xp.reshape(out, (*lead, *size)))
 
     @staticmethod

@@ -49,18 +49,30 @@ def check_settings(betas: Any = OMITTED, same_kind_betas: bool = True, **setting
     (``same_kind_betas``: Adam's), of mixed kinds; torch's own comparisons and indexing, so a
     setting that is no number fails as in torch."""
     check_tensor_lr(settings.get("lr"))
-    for key, value in settings.items():
-        if not _args.python_op(0.0, "<=", value):  # (torch's operand order names the types)
-            raise ValueError(f"Invalid {_NAMES[key]}: {value}")
-    if betas is OMITTED:
-        return
+    keys = list(settings)
+    betas_after = keys[:keys.index("eps") + 1] if "eps" in keys else keys  # torch's order
+    for key in betas_after:
+        _check_nonnegative(key, settings[key])
+    if betas is not OMITTED:
+        _check_betas(betas)
+    for key in keys[len(betas_after):]:
+        _check_nonnegative(key, settings[key])
+    if betas is not OMITTED and same_kind_betas and not (
+            all(isinstance(b, float) for b in betas[:2]) or
+            all(isinstance(b, Tensor) for b in betas[:2])):
+        raise ValueError("betas must be either both floats or both Tensors")
+
+
+def _check_nonnegative(key: str, value: Any) -> None:
+    if not _args.python_op(0.0, "<=", value):  # (torch's operand order names the types)
+        raise ValueError(f"Invalid {_NAMES[key]}: {value}")
+
+
+def _check_betas(betas: Any) -> None:
     for i in range(2):  # torch reads betas[0] and betas[1]
         beta = _args.python_item(betas, i)
         if not (_args.python_op(0.0, "<=", beta) and _args.python_op(beta, "<", 1.0)):
             raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
-    if same_kind_betas and not (all(isinstance(b, float) for b in betas[:2]) or
-            all(isinstance(b, Tensor) for b in betas[:2])):
-        raise ValueError("betas must be either both floats or both Tensors")
 
 
 def setting(group: dict, key: str, op: str, arg: str, position: int | None = None) -> Any:

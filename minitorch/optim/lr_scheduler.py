@@ -53,6 +53,16 @@ def _values(optimizer: Optimizer, key: str) -> list[Any]:
             for g in optimizer.param_groups]
 
 
+def _lambdas(optimizer: Optimizer, lr_lambda: Any) -> list[Any]:
+    """One lambda per group: ``lr_lambda`` repeated, or a list or tuple of as many."""
+    if not isinstance(lr_lambda, (list, tuple)):
+        return [lr_lambda] * len(optimizer.param_groups)
+    if len(lr_lambda) != len(optimizer.param_groups):
+        raise ValueError(f"Expected {len(optimizer.param_groups)} lr_lambdas, but got "
+                         f"{len(lr_lambda)}")
+    return list(lr_lambda)
+
+
 def _set_lr(group: dict, lr: Any) -> None:
     """A group's ``lr`` becomes ``lr`` (a tensor ``lr`` is filled in place, as torch's)."""
     if isinstance(group["lr"], Tensor):
@@ -219,13 +229,7 @@ class LambdaLR(LRScheduler):
     def __init__(self, optimizer: Optimizer, lr_lambda: Callable[[int], float] |
                  list[Callable[[int], float]], last_epoch: int = -1) -> None:
         self.optimizer = optimizer
-        if not isinstance(lr_lambda, (list, tuple)):
-            self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
-        else:
-            if len(lr_lambda) != len(optimizer.param_groups):
-                raise ValueError(f"Expected {len(optimizer.param_groups)} lr_lambdas, but got "
-                                 f"{len(lr_lambda)}")
-            self.lr_lambdas = list(lr_lambda)
+        self.lr_lambdas = _lambdas(optimizer, lr_lambda)
         super().__init__(optimizer, last_epoch)
 
     def state_dict(self) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .. import _args
-from .lr_scheduler import LambdaLR, LRScheduler, ReduceLROnPlateau, _set_lr, _values
+from .lr_scheduler import LambdaLR, LRScheduler, ReduceLROnPlateau, _lambdas, _set_lr, _values
 from .optimizer import Optimizer
 
 
@@ -35,8 +35,7 @@ class MultiplicativeLR(LambdaLR):
 
     def __init__(self, optimizer: Optimizer, lr_lambda: Callable[[int], float] |
                  list[Callable[[int], float]], last_epoch: int = -1) -> None:
-        lambdas = lr_lambda if isinstance(lr_lambda, (list, tuple)) else [lr_lambda]
-        for fn in lambdas:
+        for fn in _lambdas(optimizer, lr_lambda):  # their count first, as torch's
             if not callable(fn):
                 raise TypeError(f"lr_lambda should be a function, but got {type(fn).__name__}")
         super().__init__(optimizer, lr_lambda, last_epoch)

@@ -183,6 +183,9 @@ class Optimizer:
             raise AssertionError(f"If capturable=True, {what} must be on "
                                  f"supported devices: {list(devices)}.")
         if self.defaults.get("differentiable") and p.requires_grad:
+            if not p.is_leaf:  # torch records the step into p's graph; minitorch cannot
+                raise NotImplementedError("minitorch's optimizers do not differentiate "
+                                          "through a step: differentiable=True needs leaves")
             raise RuntimeError("a leaf Variable that requires grad is being used in an "
                                "in-place operation.")
 
@@ -206,7 +209,7 @@ class Optimizer:
             if not isinstance(p, Tensor):
                 raise TypeError("optimizer can only optimize Tensors, but one of the params is "
                                 f"{typename(p)}")
-            if not p.is_leaf:
+            if not self.defaults.get("differentiable") and not (p.is_leaf or p.retains_grad):
                 raise ValueError("can't optimize a non-leaf Tensor")
         if len(set(group["params"])) != len(group["params"]):
             warnings.warn("optimizer contains a parameter group with duplicate parameters; in "
@@ -404,7 +407,14 @@ def plain_settings(group: dict[str, Any]) -> dict[str, Any]:
     >>> plain_settings({"params": [], "lr": minitorch.tensor(0.5)})["lr"]
     0.5
     """
-    return {key: value if key == "params" else _plain(value) for key, value in group.items()}
+    return {key: value if key == "params" else
+            bool(value) if key in _FLAGS and isinstance(value, Tensor) else _plain(value)
+            for key, value in group.items()}
+
+
+_FLAGS = frozenset({"maximize", "amsgrad", "nesterov", "centered", "decoupled_weight_decay",
+                    "foreach", "capturable", "differentiable"})
+"""Settings torch's step reads in an ``if``: a tensor of several values is ambiguous there."""
 
 
 def _plain(value: Any) -> Any:

@@ -63,6 +63,20 @@ against torch, so a new class that torch keeps in one of these files is added he
 
 
 _nn = sys.modules[__package__.rpartition(".")[0]]
+_FILE_OF = {name: file for file, names in _FILES.items() for name in names}
+
+
+def torch_path(cls: type) -> str | None:
+    """torch's dotted name of an ``nn`` class, as its messages print it; None for the others.
+
+    >>> minitorch.nn.modules.torch_path(minitorch.nn.ReLU)
+    'torch.nn.modules.activation.ReLU'
+    """
+    file = _FILE_OF.get(cls.__name__)
+    if file is None or getattr(_nn, cls.__name__, None) is not cls:
+        return None
+    return f"torch.nn.modules.{file}.{cls.__name__}"
+
 
 
 def _file_module(file: str, names: tuple[str, ...]) -> types.ModuleType:
@@ -82,4 +96,4 @@ for _hook in ("register_module_forward_hook", "register_module_forward_pre_hook"
 sys.modules[f"{__name__}.batchnorm"]._BatchNorm = _batchnorm._BatchNorm
 _classes = [name for name in _nn_names if isinstance(getattr(_nn, name, None), type)]
 globals().update({name: getattr(_nn, name) for name in _classes})
-__all__ = [*_FILES, *_classes]
+__all__ = [*_FILES, *_classes, "torch_path"]
