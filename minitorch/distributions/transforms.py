@@ -150,7 +150,16 @@ class _InverseTransform(Transform):
         return self._inv.forward_shape(shape)  # type: ignore[union-attr]
 
 
-class ExpTransform(Transform):
+class _Parameterless(Transform):
+    """A transform with no parameters: any two of its class are equal."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, type(self))
+
+    __hash__ = object.__hash__
+
+
+class ExpTransform(_Parameterless):
     """``y = exp(x)``, from the reals onto the positive numbers.
 
     >>> ExpTransform()(minitorch.tensor(0.))
@@ -160,11 +169,6 @@ class ExpTransform(Transform):
     domain = constraints.real
     codomain = constraints.positive
     bijective = True
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, ExpTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x: Tensor) -> Tensor:
         return x.exp()
@@ -176,7 +180,7 @@ class ExpTransform(Transform):
         return x
 
 
-class AbsTransform(Transform):
+class AbsTransform(_Parameterless):
     """``y = |x|``, folding the reals onto the positive numbers (not invertible: ``inv``
     gives back ``y``).
 
@@ -187,11 +191,6 @@ class AbsTransform(Transform):
     domain = constraints.real
     codomain = constraints.positive
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, AbsTransform)
-
-    __hash__ = object.__hash__
-
     def _call(self, x: Tensor) -> Tensor:
         return x.abs()
 
@@ -199,7 +198,7 @@ class AbsTransform(Transform):
         return y
 
 
-class SigmoidTransform(Transform):
+class SigmoidTransform(_Parameterless):
     """``y = sigmoid(x)``, clipped into the open unit interval as torch clips it, from the
     reals onto (0, 1); its inverse is the logit.
 
@@ -210,11 +209,6 @@ class SigmoidTransform(Transform):
     domain = constraints.real
     codomain = constraints.unit_interval
     bijective = True
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, SigmoidTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x: Tensor) -> Tensor:
         finfo = minitorch.finfo(x.dtype)
@@ -341,7 +335,7 @@ class PowerTransform(Transform):
     inverse_shape = forward_shape
 
 
-class TanhTransform(Transform):
+class TanhTransform(_Parameterless):
     """``y = tanh(x)``, from the reals onto (-1, 1); its inverse, atanh, is not clipped
     (``cache_size=1`` keeps a sample's own ``x`` where atanh of a rounded 1 is inf).
 
@@ -352,11 +346,6 @@ class TanhTransform(Transform):
     domain = constraints.real
     codomain = constraints.interval(-1.0, 1.0)
     bijective = True
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, TanhTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x: Tensor) -> Tensor:
         return x.tanh()
@@ -369,7 +358,7 @@ class TanhTransform(Transform):
         return 2.0 * (math.log(2.0) - x - minitorch.nn.functional.softplus(-2.0 * x))
 
 
-class SoftplusTransform(Transform):
+class SoftplusTransform(_Parameterless):
     """``y = log(1 + exp(x))`` (linear past x = 20, as softplus), onto the positive numbers.
 
     >>> SoftplusTransform().inv(minitorch.tensor(1.))
@@ -379,11 +368,6 @@ class SoftplusTransform(Transform):
     domain = constraints.real
     codomain = constraints.positive
     bijective = True
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, SoftplusTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x: Tensor) -> Tensor:
         return minitorch.nn.functional.softplus(x)
@@ -401,7 +385,7 @@ def _needs_a_dim(shape: Any) -> Any:
     return shape
 
 
-class SoftmaxTransform(Transform):
+class SoftmaxTransform(_Parameterless):
     """``y = softmax(x)`` over the last dim, onto the simplex: not a bijection (adding a
     constant to ``x`` gives the same ``y``), so its inverse is one of many (``log y``) and it
     has no log-determinant.
@@ -413,11 +397,6 @@ class SoftmaxTransform(Transform):
     domain = constraints.real_vector
     codomain = constraints.simplex
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, SoftmaxTransform)
-
-    __hash__ = object.__hash__
-
     def _call(self, x: Tensor) -> Tensor:
         probs = (x - x.max(-1, True)[0]).exp()
         return probs / probs.sum(-1, True)
@@ -428,7 +407,7 @@ class SoftmaxTransform(Transform):
     forward_shape = inverse_shape = staticmethod(_needs_a_dim)
 
 
-class StickBreakingTransform(Transform):
+class StickBreakingTransform(_Parameterless):
     """A bijection from vectors of K - 1 reals onto the simplex of K: each coordinate, through
     a sigmoid, breaks off its share of what the earlier ones left of a stick of length 1.
 
@@ -439,11 +418,6 @@ class StickBreakingTransform(Transform):
     domain = constraints.real_vector
     codomain = constraints.simplex
     bijective = True
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, StickBreakingTransform)
-
-    __hash__ = object.__hash__
 
     @staticmethod
     def _log_offset(x: Tensor) -> Tensor:
@@ -475,7 +449,7 @@ class StickBreakingTransform(Transform):
         return shape[:-1] + (shape[-1] - 1,)  # noqa: RUF005
 
 
-class LowerCholeskyTransform(Transform):
+class LowerCholeskyTransform(_Parameterless):
     """Square matrices onto lower-triangular ones with a positive diagonal: the strict lower
     triangle kept, the diagonal through exp (the upper triangle dropped: not a bijection).
 
@@ -487,11 +461,6 @@ class LowerCholeskyTransform(Transform):
     domain = constraints.independent(constraints.real, 2)
     codomain = constraints.lower_cholesky
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, LowerCholeskyTransform)
-
-    __hash__ = object.__hash__
-
     def _call(self, x: Tensor) -> Tensor:
         return x.tril(-1) + x.diagonal(dim1=-2, dim2=-1).exp().diag_embed()
 
@@ -499,7 +468,7 @@ class LowerCholeskyTransform(Transform):
         return y.tril(-1) + y.diagonal(dim1=-2, dim2=-1).log().diag_embed()
 
 
-class PositiveDefiniteTransform(Transform):
+class PositiveDefiniteTransform(_Parameterless):
     """Square matrices onto positive-definite ones: ``L @ L.mT`` for ``L`` the
     lower-Cholesky transform of ``x``; its inverse goes back through the Cholesky factor.
 
@@ -510,11 +479,6 @@ class PositiveDefiniteTransform(Transform):
 
     domain = constraints.independent(constraints.real, 2)
     codomain = constraints.positive_definite
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, PositiveDefiniteTransform)
-
-    __hash__ = object.__hash__
 
     def _call(self, x: Tensor) -> Tensor:
         lower = LowerCholeskyTransform()(x)

@@ -416,8 +416,8 @@ def _check_written(name: str, result: Tensor, out: Tensor, field: str) -> Tensor
     castable, template, error = _OUT_DTYPES.get(name, _EXACT)
     if result.dtype is out.dtype or (castable and can_cast(result.dtype, out.dtype)):
         return result
-    if name in ("all", "any") and out.dtype is D.uint8:  # their kernel writes either
-        return result.to(out.dtype)
+    if name in ("all", "any") and out.dtype in (D.bool, D.uint8):  # their kernel writes
+        return result.to(out.dtype)  # either
     raise error(template.format(
         r=_args.legacy(result.dtype), o=_args.legacy(out.dtype), cr=_args.c_name(result.dtype),
         co=_args.c_name(out.dtype), name=name, field=field,
@@ -530,7 +530,7 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
                                 f"got {_args.type_name(o)}")  # (out's place: after all)
         args = _prepared(name, args, kwargs, outs)
         if name not in _NOT_DIFFERENTIABLE_OUT:  # (theirs refuse no gradient)
-            _refuse_grad(name, _tensors_of((*args, *kwargs.values(), *outs)))
+            _refuse_grad(_RUNS.get(name, name), _tensors_of((*args, *kwargs.values(), *outs)))
         with grad_mode._recording(False):
             result = fn(*args, **kwargs)
         results = tuple(result) if many else (result,)
