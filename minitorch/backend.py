@@ -450,8 +450,9 @@ def restrided(array: Any, strides: tuple) -> Any:
     >>> restrided(np.zeros((0, 3)), (3, 1)).T.strides
     (8, 24)
     """
-    if getattr(array, "strides", None) is None:
-        return array
+    if getattr(array, "strides", None) is None or any(
+            abs(s * array.itemsize) > 2 ** 63 - 1 for s in strides):
+        return array  # a stride past the bytes numpy can step (torch's counts elements)
     tricks = np.lib.stride_tricks if isinstance(array, np.ndarray) else \
         importlib.import_module("cupy.lib.stride_tricks")
     return tricks.as_strided(array, array.shape, tuple(s * array.itemsize for s in strides))
