@@ -102,6 +102,9 @@ def as_strided(input: Tensor, size: Any, stride: Any, storage_offset: Any = None
         _args.integer("as_strided", storage_offset, "storage_offset", 4)
     if len(sizes) != len(strides):
         raise RuntimeError("mismatch in length of strides and shape")
+    if any(n < -(2 ** 62) for n in sizes + strides):  # what torch's SymInt cannot hold
+        raise RuntimeError("/__w/pytorch/pytorch/build/aten/src/ATen/RegisterCPU_0.cpp:1754: "
+                           "SymIntArrayRef expected to contain only concrete integers")
     if any(s < 0 for s in strides):
         raise RuntimeError("as_strided: Negative strides are not supported at the moment, got "
                            f"strides: {list(strides)}")
@@ -112,6 +115,9 @@ def as_strided(input: Tensor, size: Any, stride: Any, storage_offset: Any = None
         raise RuntimeError(f"Tensor: invalid storage offset {offset}")
     flat = _storage(input)
     need = 0 if 0 in sizes else offset + 1 + sum((n - 1) * s for n, s in zip(sizes, strides))
+    if need * input.element_size() > _args.INT64_MAX:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(sizes)} and "
+                           f"strides={list(strides)}")
     if need > flat.shape[0]:
         item = input.element_size()
         raise RuntimeError(f"setStorage: sizes {list(sizes)}, strides {list(strides)}, storage "
