@@ -259,8 +259,8 @@ def readable_key(t: Tensor, parts: tuple) -> Any:
     key = array_key(parts, t._xp)
     if math.prod(result_shape(t, parts)):
         return key
-    return tuple(t._xp.zeros_like(k) if getattr(k, "ndim", 0) and _args.kind_of(k.dtype) ==
-                 "int" else k for k in key)
+    return tuple(t._xp.zeros_like(k) if hasattr(k, "ndim") and _args.kind_of(k.dtype) ==
+                 "int" else k for k in key)  # a 0-d index tensor too
 
 
 def result_shape(t: Tensor, parts: tuple, joined_only: bool = False) -> tuple:
@@ -418,11 +418,11 @@ def _check_in_order(t: Tensor, parts: tuple) -> None:
     first; so does a write whose first index tensor, or bool, is no mask)."""
     first = next((j for j, p in enumerate(parts) if isinstance(p, (Tensor, bool)) or
                   _is_array(p) or isinstance(p, list)), None)
-    mask = None if first is None else parts[first]
+    mask = None if first is None or isinstance(parts[first], bool) else \
+        _index_array(parts[first], t._xp)  # a list of bools is a mask too
     refused = any(isinstance(p, Tensor) and (p.dtype.is_floating_point or (
         p.dim() and p.dtype.name in ("int8", "int16"))) for p in parts)
-    if refused and isinstance(mask, Tensor) and mask.dim() and mask.dtype.name in ("bool",
-                                                                                    "uint8"):
+    if refused and mask is not None and mask.ndim and str(mask.dtype) in ("bool", "uint8"):
         _check_masks(t, tuple(_UNREAD if j > first and isinstance(p, Tensor) and (
             p.dim() or p.dtype.is_floating_point) else p for j, p in enumerate(parts)))
 
