@@ -164,8 +164,9 @@ def _sliced_as_torch(t: Tensor, parts: tuple) -> tuple:
             strides[at] = _wrap64(strides[at] * step)
             _check_view(sizes, strides)
             p = slice(s.start, s.stop if sizes[at] > 0 else s.start, step)
-        elif p is None or p is True or p is False:
-            new = _wrap64(sizes[at] * strides[at]) if at < len(sizes) else 1
+        elif p is None or p is True or p is False or (isinstance(p, Tensor) and not p.dim() and
+                                                      p.dtype.name in ("bool", "uint8")):
+            new = _wrap64(sizes[at] * strides[at]) if at < len(sizes) else 1  # a 0-d mask too
             sizes.insert(at, 1)
             strides.insert(at, new)
         elif p is Ellipsis or (array := _index_array(p, t._xp)) is not None:
