@@ -823,7 +823,7 @@ def _only_index(key: Any) -> Any:
     bool or 0-d bool tensor is one: a mask of a new dim)."""
     parts = key if isinstance(key, tuple) else (key,)
     indexes = [p for p in parts if indexing.is_index_array(p) or isinstance(p, bool) or (
-        isinstance(p, Tensor) and p.dtype.name == "bool")]
+        isinstance(p, Tensor) and p.dtype.name in ("bool", "uint8"))]
     return indexes[0] if len(indexes) == 1 else None
 
 

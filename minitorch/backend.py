@@ -451,8 +451,9 @@ def restrided(array: Any, strides: tuple) -> Any:
     >>> restrided(np.zeros((0, 3)), (3, 1)).T.strides
     (8, 24)
     """
-    if getattr(array, "strides", None) is None:
-        return array
+    if getattr(array, "strides", None) is None or any(
+            abs(s * array.itemsize) > 2 ** 63 - 1 for s in strides):
+        return array  # a stride past the bytes numpy can step (torch's counts elements)
     tricks = np.lib.stride_tricks if isinstance(array, np.ndarray) else \
         importlib.import_module("cupy.lib.stride_tricks")
     return tricks.as_strided(array, array.shape, tuple(s * array.itemsize for s in strides))
@@ -499,7 +500,20 @@ def strided_view(flat: Any, offset: int, sizes: tuple, strides: tuple) -> Any:
     """
     tricks = np.lib.stride_tricks if isinstance(flat, np.ndarray) else \
         importlib.import_module("cupy.lib.stride_tricks")
-    return tricks.as_strided(flat[offset:], sizes, tuple(s * flat.itemsize for s in strides))
+    return tricks.as_strided(flat[offset:], sizes, byte_strides(sizes, strides, flat.itemsize))
+
+
+def byte_strides(sizes: tuple, strides: tuple, itemsize: int) -> tuple:
+    """``strides`` (in elements) in bytes, as numpy holds them: a dim of one element (or any
+    dim of an empty array) is never stepped, so a stride there past int64's bytes (torch
+    counts elements) becomes 0.
+
+    >>> byte_strides((1, 3), (2 ** 62, 1), 8)
+    (0, 8)
+    """
+    empty = 0 in sizes
+    return tuple(0 if (n <= 1 or empty) and abs(s * itemsize) > 2 ** 63 - 1 else s * itemsize
+                 for n, s in zip(sizes, strides))
 
 
 def dense_strides(sizes: tuple, *strides: tuple) -> tuple:
@@ -556,7 +570,8 @@ def sliding_windows(array: Any, dim: int, size: int, step: int) -> Any:
         lead = (slice(None),) * dim
         return xp.stack([array[(*lead, slice(k, k + step * (count - 1) + 1, step), ...)]
                          for k in range(size)], axis=-1)
-    windowed = (*strides[:dim], strides[dim] * step, *strides[dim + 1:], strides[dim])
+    windowed = byte_strides(shape, (*strides[:dim], strides[dim] * step, *strides[dim + 1:],
+                                    strides[dim]), 1)
     if isinstance(array, np.ndarray):
         return np.lib.stride_tricks.as_strided(array, shape, windowed,
                                                writeable=step >= size and array.flags.writeable)

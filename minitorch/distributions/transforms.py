@@ -76,25 +76,24 @@ class Transform:
     __hash__ = object.__hash__
 
     def __call__(self, x: Tensor) -> Tensor:
-        if not self._cache_size:
-            return self._call(x)
-        x_old, y_old = self._cached_x_y
-        if x is x_old:
-            return y_old
-        y = self._call(x)
-        self._cached_x_y = x, y
-        return y
+        return self._through_cache(x, forward=True)
 
     def _inv_call(self, y: Tensor) -> Tensor:
         """The inverse at ``y``: the cached ``x`` where ``y`` is the last value made."""
+        return self._through_cache(y, forward=False)
+
+    def _through_cache(self, value: Tensor, forward: bool) -> Tensor:
+        """``_call`` (or ``_inverse``) of ``value``, the cached pair's other side where
+        ``value`` is its own side (with ``cache_size=1``)."""
+        compute = self._call if forward else self._inverse
         if not self._cache_size:
-            return self._inverse(y)
-        x_old, y_old = self._cached_x_y
-        if y is y_old:
-            return x_old
-        x = self._inverse(y)
-        self._cached_x_y = x, y
-        return x
+            return compute(value)
+        pair = self._cached_x_y if forward else self._cached_x_y[::-1]
+        if value is pair[0]:
+            return pair[1]
+        other = compute(value)
+        self._cached_x_y = (value, other) if forward else (other, value)
+        return other
 
     def _call(self, x: Tensor) -> Tensor:
         raise NotImplementedError

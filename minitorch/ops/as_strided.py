@@ -102,6 +102,9 @@ def as_strided(input: Tensor, size: Any, stride: Any, storage_offset: Any = None
         _args.integer("as_strided", storage_offset, "storage_offset", 4)
     if len(sizes) != len(strides):
         raise RuntimeError("mismatch in length of strides and shape")
+    if any(n < -(2 ** 62) for n in sizes + strides):  # what torch's SymInt cannot hold
+        raise RuntimeError("/__w/pytorch/pytorch/build/aten/src/ATen/RegisterCPU_0.cpp:1754: "
+                           "SymIntArrayRef expected to contain only concrete integers")
     if any(s < 0 for s in strides):
         raise RuntimeError("as_strided: Negative strides are not supported at the moment, got "
                            f"strides: {list(strides)}")
@@ -131,7 +134,7 @@ _U64 = 1 << 64
 
 def _storage_bytes(sizes: tuple, strides: tuple, offset: int, item: int) -> int | None:
     """The bytes of storage a view needs, in torch's unsigned 64-bit arithmetic (a negative
-    size wraps around, so it may fit); None where that overflows.
+    size wraps around, so it may fit); None where that overflows or passes int64.
 
     >>> _storage_bytes((2, 3), (3, 1), 1, 4), _storage_bytes((-1,), (0,), 0, 4)
     (28, 4)
@@ -147,7 +150,7 @@ def _storage_bytes(sizes: tuple, strides: tuple, offset: int, item: int) -> int 
         over |= step >= _U64 or total >= _U64
         total %= _U64
     need = total * item + (offset % _U64) * item
-    return None if over or total * item >= _U64 or need >= _U64 else need
+    return None if over or need > _args.INT64_MAX else need  # (torch's storage_max())
 
 
 METHODS = {"as_strided": as_strided}

@@ -77,8 +77,10 @@ def histc(input: Tensor, bins: int = 100, min: Any = 0, max: Any = 0) -> Tensor:
         raise _args.not_implemented("linspace_cpu", dt)
     xp = input._xp
     data = xp.reshape(input._data, (-1,))
-    if low == high and data.shape[0]:
-        low, high = float(xp.min(data)), float(xp.max(data))
+    if low == high and data.shape[0]:  # a nan among the data: torch's kernel's own, which
+        nan = math.copysign(math.nan, 1 if data.shape[0] == 1 or dt.name == "bfloat16"
+                            else -1)  # is -nan where it compares two or more
+        low, high = (nan if v != v else v for v in (float(xp.min(data)), float(xp.max(data))))
     low, high = _histc_edges(xp, low, high, dt)
     for bound in (low, high):  # the bin edges are made in the input's dtype
         _args.check_overflow(bound, dt)

@@ -429,14 +429,17 @@ def _index_put_checked(fn: str, input: Any, indices: Any, values: Any, accumulat
     if len(indices) > input.dim():
         raise IndexError(f"too many indices for tensor of dimension {input.dim()} (got "
                          f"{len(indices)})")
-    _check_index_tensors(input, indices, accumulate)
+    _check_index_tensors(input, indices, not accumulate and values.numel() == 1)
     if _fills_through_mask(indices, values, accumulate):
         check_fill_through_mask(input, indices[0], values)
         return readable_key(input, check_key(input, tuple(indices))), values, accumulate
+    given = bool(indices)
     indices = [i for i in indices if not _is_mask(i) or i.dim()]  # a 0-d mask indexes nothing
     if not indices:
-        _refuse_no_indices(input, values, accumulate)
+        _refuse_no_indices(input, values, accumulate or given)
     _broadcast_indices(indices)
+    if sum(i.dim() if _is_mask(i) else 1 for i in indices) > input.dim():
+        _args.wrap_dim(input.dim(), input.dim())  # the masks' dims counted with the others
     parts = check_key(input, tuple(indices), bounds=False, as_tensors=True)
     _check_put_value(input, parts, values)
     parts = check_key(input, tuple(indices), as_tensors=True)
@@ -467,20 +470,22 @@ def _fills_through_mask(indices: list, values: Tensor, accumulate: bool) -> bool
         _is_mask(indices[0])
 
 
-def _check_index_tensors(input: Tensor, indices: list, accumulate: bool = False) -> None:
-    """index_put's kernel reads its index tensors in order before it counts the dims the masks
-    index: a mask's shape against ``input``'s dims from where it stands, any other tensor's
-    dtype (int8, int16 and floats are no index, a 0-d one neither); an accumulating one
-    (torch's sorting path) checks every dtype first."""
-    if accumulate and any(isinstance(i, Tensor) and i.dtype.name not in _INDEX_DTYPES
-                          for i in indices):
+def _check_index_tensors(input: Tensor, indices: list, one_value: bool = False) -> None:
+    """index_put's checks of its index tensors: every dtype (int8, int16 and floats are no
+    index, a 0-d one neither), then each mask's shape against ``input``'s dims from where it
+    stands. A ``one_value`` write (one element, not accumulated) first asks masked_fill_,
+    which reads the shape of a leading mask before any dtype."""
+    if one_value and indices and _is_mask(indices[0]):
+        _check_mask_shapes(input, indices[:1])
+    if any(isinstance(i, Tensor) and i.dtype.name not in _INDEX_DTYPES for i in indices):
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    _check_mask_shapes(input, indices)
+
+
+def _check_mask_shapes(input: Tensor, indices: list) -> None:
     at = 0
     for index in indices:
-        if not isinstance(index, Tensor):
-            at += 1
-            continue
-        if index.dtype.name in ("bool", "uint8"):
+        if isinstance(index, Tensor) and index.dtype.name in ("bool", "uint8"):
             for i, n in enumerate(index.shape):
                 if at + i >= input.dim():  # torch reads the size of a dim input lacks
                     _args.wrap_dim(at + i, input.dim())
@@ -489,10 +494,8 @@ def _check_index_tensors(input: Tensor, indices: list, accumulate: bool = False)
                                      "does not match the shape of the indexed tensor "
                                      f"{list(input.shape)} at index {at + i}")
             at += index.dim()
-            continue
-        if index.dtype.name not in _INDEX_DTYPES:
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-        at += 1
+        else:
+            at += 1
 
 
 _INDEX_DTYPES = ("int64", "int32", "uint8", "bool")
@@ -509,12 +512,13 @@ def _check_put_value(input: Tensor, parts: tuple, values: Tensor) -> None:
     check_put_dtype(input, values)
 
 
-def _refuse_no_indices(input: Tensor, values: Tensor, accumulate: bool) -> None:
+def _refuse_no_indices(input: Tensor, values: Tensor, no_fill: bool) -> None:
     """torch's refusal of ``index_put`` with no index tensor, where its kernel fails on the
-    missing index: a one-element value (not accumulated) goes to masked_fill_ first; any other
+    missing index: a one-element value (not accumulated, no 0-d masks given: ``no_fill``
+    false) goes to masked_fill_ first; any other
     meets the value checks against the whole of ``input`` (no leading ones dropped), and only
     an empty ``input`` gets through (nothing is written)."""
-    if not accumulate and values.numel() == 1:
+    if not no_fill and values.numel() == 1:
         if not input.dim():
             raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with "
                                "dtype nullptr (uninitialized)")

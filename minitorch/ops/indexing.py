@@ -135,6 +135,7 @@ def check_key(t: Tensor, key: Any, bounds: bool = True, as_tensors: bool = False
         _check_lone_part(key)
     parts = _ranges_as_lists(key_parts(key))
     parts, items = _expand_ellipsis(parts, t)
+    parts = _sliced_as_torch(t, parts)
     indexed = _checked(t, parts, bounds=False, items=items, as_tensors=as_tensors,
                        writes=writes)
     for p in parts:  # the index kernel's checks, after the slicing: the dtypes, the masks
@@ -143,6 +144,82 @@ def check_key(t: Tensor, key: Any, bounds: bool = True, as_tensors: bool = False
     _check_masks(t, parts)
     _check_empty_dims(t, parts, indexed)
     return check_bounds(t, parts, as_tensors) if bounds else parts
+
+
+def _sliced_as_torch(t: Tensor, parts: tuple) -> tuple:
+    """``parts`` with each slice of a huge step as torch's int64 arithmetic cuts it: the step
+    truncated to int64, the view's size ``(len + step - 1) / step`` and stride ``stride *
+    step`` wrapped as int64 (a size wrapped to 0 is an empty slice), then its view's checks
+    (see :func:`_check_view`), slice by slice, as the basic indexing goes."""
+    if not any(isinstance(p, slice) and type(p.step) is int and p.step > _HUGE_STEP
+               for p in parts):
+        return parts
+    sizes, strides, at, out = list(t.shape), list(t.stride()), 0, []
+    for p in parts:
+        if isinstance(p, slice) and at < len(sizes):
+            s = _clipped(p, sizes[at])
+            step = min(s.step, _args.INT64_MAX)
+            span = _wrap64(max(s.stop - s.start, 0) + step - 1)
+            sizes[at] = span // step if span >= 0 else -(-span // step)  # C's division
+            strides[at] = _wrap64(strides[at] * step)
+            _check_view(sizes, strides)
+            p = slice(s.start, s.stop if sizes[at] > 0 else s.start, step)
+        elif p is None or p is True or p is False or (isinstance(p, Tensor) and not p.dim() and
+                                                      p.dtype.name in ("bool", "uint8")):
+            new = _wrap64(sizes[at] * strides[at]) if at < len(sizes) else 1  # a 0-d mask too
+            sizes.insert(at, 1)
+            strides.insert(at, new)
+        elif p is Ellipsis or (array := _index_array(p, t._xp)) is not None:
+            at += array.ndim if p is not Ellipsis and _args.kind_of(array.dtype) == "bool" \
+                else 1
+            out.append(p)
+            continue
+        else:  # an int (one out of range: _checked refuses it, as torch, before what follows)
+            i = _args.as_int(p)
+            if at >= len(sizes) or i is None or not -sizes[at] <= i < sizes[at]:
+                return tuple(out) + parts[len(out):]
+            del sizes[at], strides[at]
+            out.append(p)
+            continue
+        out.append(p)
+        at += 1
+    return tuple(out)
+
+
+_HUGE_STEP = 2 ** 31  # below it no slice of a tensor that fits in memory overflows int64
+
+
+def _wrap64(n: int) -> int:
+    return _args.int_scalar(n % 2 ** 64)
+
+
+def _check_view(sizes: list, strides: list) -> None:
+    """torch's as_strided refusals of a view whose int64 strides or sizes wrapped: a stride
+    its SymInt cannot hold, a negative stride, then a size of -1, which (no size 0) the
+    storage size overflows with unless its stride is 0, else the element count (as unsigned
+    int64s) may. torch keeps the view of size -1 that gets through: here it is empty."""
+    bad = next((s for s in strides if s < _SYMINT_MIN), None)
+    if bad is not None:
+        raise RuntimeError(f"IntArrayRef contains an int that cannot be represented as a "
+                           f"SymInt: {bad}")
+    if any(s < 0 for s in strides):
+        raise RuntimeError("as_strided: Negative strides are not supported at the moment, "
+                           f"got strides: {strides}")
+    if not any(n < 0 for n in sizes):
+        return
+    if all(sizes) and any(n < 0 and s for n, s in zip(sizes, strides)):
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={sizes} and "
+                           f"strides={strides}")
+    count, overflowed = 1, False
+    for n in sizes:  # as unsigned int64s, an overflow on the way counts
+        count *= n % 2 ** 64
+        overflowed |= count >= 2 ** 64
+        count %= 2 ** 64
+    if overflowed or count > _args.INT64_MAX:
+        raise RuntimeError("numel: integer multiplication overflow")
+
+
+_SYMINT_MIN = -(2 ** 62)  # below it torch's SymInt tags the int as a symbol
 
 
 def _check_empty_dims(t: Tensor, parts: tuple, indexed: list) -> None:
@@ -183,8 +260,8 @@ def readable_key(t: Tensor, parts: tuple) -> Any:
     key = array_key(parts, t._xp)
     if math.prod(result_shape(t, parts)):
         return key
-    return tuple(t._xp.zeros_like(k) if getattr(k, "ndim", 0) and _args.kind_of(k.dtype) ==
-                 "int" else k for k in key)
+    return tuple(t._xp.zeros_like(k) if hasattr(k, "ndim") and _args.kind_of(k.dtype) ==
+                 "int" else k for k in key)  # a 0-d index tensor too
 
 
 def result_shape(t: Tensor, parts: tuple, joined_only: bool = False) -> tuple:
@@ -342,11 +419,11 @@ def _check_in_order(t: Tensor, parts: tuple) -> None:
     first; so does a write whose first index tensor, or bool, is no mask)."""
     first = next((j for j, p in enumerate(parts) if isinstance(p, (Tensor, bool)) or
                   _is_array(p) or isinstance(p, list)), None)
-    mask = None if first is None else parts[first]
+    mask = None if first is None or isinstance(parts[first], bool) else \
+        _index_array(parts[first], t._xp)  # a list of bools is a mask too
     refused = any(isinstance(p, Tensor) and (p.dtype.is_floating_point or (
         p.dim() and p.dtype.name in ("int8", "int16"))) for p in parts)
-    if refused and isinstance(mask, Tensor) and mask.dim() and mask.dtype.name in ("bool",
-                                                                                    "uint8"):
+    if refused and mask is not None and mask.ndim and str(mask.dtype) in ("bool", "uint8"):
         _check_masks(t, tuple(_UNREAD if j > first and isinstance(p, Tensor) and (
             p.dim() or p.dtype.is_floating_point) else p for j, p in enumerate(parts)))
 

@@ -16,7 +16,13 @@ import math
 from typing import Any
 
 from .. import _args, _call_form
-from .._tensor import Tensor, broadcast_pair, check_inplace_allowed, expanded_shape
+from .._tensor import (
+    Tensor,
+    broadcast_pair,
+    check_inplace_allowed,
+    check_internal_overlap,
+    expanded_shape,
+)
 from ..backend import c_order, getitem, setitem
 from ._base import Op, sum_to, wrap
 from .pointwise import where
@@ -237,23 +243,30 @@ class MaskedScatter(Op):
 
 
 def _masked_scatter_checked(fn: str, input: Any, mask: Any, source: Any) -> None:
-    """torch's checks of masked_scatter's operands in its order: the shapes (the mask
-    broadcast with the input, or expanded to it in place), the dtypes, the count."""
+    """torch's checks of masked_scatter's operands in its order: the mask broadcast with the
+    input (in place: the input's overlap, the dtypes, then the mask expanded to the input),
+    the dtypes, the mask's dtype, the count."""
     _args.tensor_args(fn, (input, "input", 1), (mask, "mask", 2), (source, "source", 3))
     if fn.endswith("_"):
         check_inplace_allowed(input)
+        check_internal_overlap(input)
+        _check_scatter_dtypes(input, source)
         expanded_shape(mask.shape, input.shape, _args.type_string(mask.dtype))
     else:
         broadcast_pair(mask, input)
-    if source.dtype is not input.dtype:
-        raise RuntimeError("masked_scatter: expected self and source to have same dtypes but "
-                           f"got{_args.legacy(input.dtype)} and {_args.legacy(source.dtype)}")
+    _check_scatter_dtypes(input, source)
     if mask.dtype.name != "bool":
         raise RuntimeError("masked_scatter_ only supports boolean masks, but got mask with "
                            f"dtype {_args.legacy(mask.dtype)}")
     shape = broadcast_pair(mask, input)
     if int(mask._xp.count_nonzero(mask._xp.broadcast_to(mask._data, shape))) > source.numel():
         raise RuntimeError("Number of elements of source < number of ones in mask")
+
+
+def _check_scatter_dtypes(input: Tensor, source: Tensor) -> None:
+    if source.dtype is not input.dtype:
+        raise RuntimeError("masked_scatter: expected self and source to have same dtypes but "
+                           f"got{_args.legacy(input.dtype)} and {_args.legacy(source.dtype)}")
 
 
 def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
