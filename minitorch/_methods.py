@@ -31,6 +31,7 @@ from ._tensor import (
     check_internal_overlap,
     check_no_overlap,
     check_output_shape,
+    check_partial_overlap,
     expanded_shape,
     view_strides,
 )
@@ -813,7 +814,10 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
         value = indexing.check_value_shape(self, parts, value)
     indexing.check_bounds(self, parts)
     key = indexing.readable_key(self, parts)
-    self._inplace(_write_op(self, key, dims).apply, value, key=key)
+    if isinstance(value, Tensor) and not _writes_by_index(self, parts, value):
+        check_partial_overlap(self._data[key], value)  # the written view's, as copy_'s
+    self._inplace(_write_op(self, key, dims).apply, value, key=key, overlap=False)  # (the
+    # whole tensor's overlap is not torch's check: the written part's is)
 
 
 def _only_index(key: Any) -> Any:

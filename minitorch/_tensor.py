@@ -999,15 +999,16 @@ class Tensor(metaclass=_TensorType):
 
     # ---- in-place operations ------------------------------------------------------------
     def _inplace(self, op: Callable[..., Tensor], *others: Any, ufunc: str | None = None,
-                 **kwargs: Any) -> Tensor:
+                 overlap: bool = True, **kwargs: Any) -> Tensor:
         """Run ``op(self, *others)`` and write the result into this tensor's memory.
 
         When the op is recorded, this tensor's grad_fn becomes the op's node; the op sees a
         copy of the old values so what it saved for backward stays valid. Unrecorded, an op
         that is one ``ufunc`` of this tensor and ``others[0]`` writes in place, with no
         temporary (an optimizer's update of a large weight is two passes over memory, not four).
+        ``overlap`` False: the caller checked the written region's overlap with ``others``.
         """
-        check_inplace_allowed(self, *others)
+        check_inplace_allowed(self, *others, overlap=overlap)
         if not getattr(getattr(op, "__self__", None), "fills", False):  # (checked on writing)
             check_internal_overlap(self)  # torch's TensorIterator's first check
         if others and type(others[0]) is int:  # a Python int as torch reads it for this dtype
@@ -1306,10 +1307,11 @@ def overlap_error() -> RuntimeError:
                         "the tensor before performing the operation.")
 
 
-def check_inplace_allowed(t: Tensor, *others: Any) -> None:
+def check_inplace_allowed(t: Tensor, *others: Any, overlap: bool = True) -> None:
     """torch's rules for modifying ``t`` in place (with ``others`` as the op's other operands)
-    under the current grad mode, in torch's order: autograd's checks, then the version
-    counter's bump (which an inference tensor has not)."""
+    under the current grad mode, in torch's order: autograd's checks, the version counter's
+    bump (which an inference tensor has not), then (unless not ``overlap``: a write into a
+    part of ``t``, or a value read as a number) ``t`` partly sharing memory with another."""
     if grad_mode._state.grad_enabled and (
             t.requires_grad or any(isinstance(o, Tensor) and o.requires_grad for o in others)):
         if forward_ad.is_internal_leaf(t):  # grad/vjp's input: a leaf of its level in torch
@@ -1330,12 +1332,26 @@ def check_inplace_allowed(t: Tensor, *others: Any) -> None:
             "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
             "make a clone to get a normal tensor before doing inplace update.See "
             "https://github.com/pytorch/rfcs/pull/17 for more details.")
-    for other in others:
-        if isinstance(other, Tensor) and _partly_overlapping(t._data, other._data):
-            raise RuntimeError(
-                "unsupported operation: some elements of the input tensor and the written-to "
-                "tensor refer to a single memory location. Please clone() the tensor before "
-                "performing the operation.")
+    for other in others if overlap else ():
+        check_partial_overlap(t._data, other)
+
+
+def check_partial_overlap(written: Any, other: Any) -> None:
+    """torch's refusal to write the array ``written`` from a tensor ``other`` that partly
+    shares its memory (the same memory wholly, or none, is allowed).
+
+    >>> x = minitorch.arange(4.)
+    >>> check_partial_overlap(x._data[1:], x[:-1])
+    Traceback (most recent call last):
+    RuntimeError: unsupported operation: some elements of the input tensor and the written-to \
+tensor refer to a single memory location. Please clone() the tensor before performing the \
+operation.
+    """
+    if isinstance(other, Tensor) and _partly_overlapping(written, other._data):
+        raise RuntimeError(
+            "unsupported operation: some elements of the input tensor and the written-to "
+            "tensor refer to a single memory location. Please clone() the tensor before "
+            "performing the operation.")
 
 
 def _byte_span(array: Any) -> tuple[int, int] | None:
@@ -1363,7 +1379,13 @@ def _partly_overlapping(out: Any, source: Any) -> bool:
     a, b = _byte_span(out), _byte_span(source)
     if a is None or b is None or a[1] <= b[0] or b[1] <= a[0]:
         return False
-    return a != b or out.strides != source.strides
+    return a != b or _steps(out) != _steps(source)
+
+
+def _steps(array: Any) -> tuple:
+    """An array's sizes and byte strides over its dims of more than one element (a dim of one
+    is never stepped, whatever its stride)."""
+    return tuple((n, s) for n, s in zip(array.shape, array.strides) if n != 1)
 
 
 def check_can_save(t: Tensor) -> None:

@@ -36,6 +36,9 @@ NUMPY_ALLOWED = {
                       "to the device",
     "ops/rrelu.py": "torch's rrelu slopes: one host random word per value (its CPU kernel's "
                     "draws), then moved to the device",
+    "_powf.py": "the C library's powf (its algorithm, vectorised) and pow (through ctypes) "
+                "on numpy arrays, as torch's scalar loops call them; any other array takes "
+                "its namespace's power",
     "_sleef.py": "SLEEF's float32 exp, log, log1p, pow, sinh, cosh and atanh (torch's "
                  "vectorised CPU kernels) on numpy arrays; callers take them only for float32 "
                  "numpy arrays",

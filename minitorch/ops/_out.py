@@ -456,9 +456,15 @@ def add_parsed_out(namespace: dict, table: dict, prefix: str = "") -> None:
     """The functions of ``table`` in ``namespace`` taking ``out=`` (:func:`parsed_out`),
     named in messages with ``prefix``."""
     for name, kind in table.items():
-        fn = namespace[name]  # (an op that is its public entry already: out inside it)
-        namespace[name] = _call_form.function(parsed_out(fn.op, prefix + name, kind)) \
-            if hasattr(fn, "op") else parsed_out(fn, prefix + name, kind)
+        fn = namespace[name]
+        if not hasattr(fn, "op"):
+            namespace[name] = parsed_out(fn, prefix + name, kind)
+            continue
+        # an op that is its public entry already: out read inside a new entry, named as
+        # torch's parser names it (linalg's with their prefix)
+        namespace[name] = _call_form.entry(parsed_out(fn.op, prefix + name, kind),
+                                           prefix + name, method=False)
+        namespace[name].__name__ = fn.__name__
 
 
 def _prepared(name: str, args: tuple, kwargs: dict, outs: tuple) -> tuple:

@@ -98,7 +98,7 @@ def _check_value(fn: str, mask: Tensor, value: Any, shapes: Any = None,
                                         "Tensor mask, Number value")
     _args.unpack_int(value)
     if written is not None:
-        check_inplace_allowed(written, value)
+        check_inplace_allowed(written, value, overlap=False)  # (a value read as a number)
     if shapes is not None:
         shapes()
     if isinstance(value, Tensor) and value.dim():

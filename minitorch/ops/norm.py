@@ -14,8 +14,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
-
 from .. import _args
 from .._dtype import promote_types
 from .._powf import c_pow
@@ -67,8 +65,9 @@ def _reduce(xp: Any, a: Any, p: float, dims: Any) -> Any:
     # torch adds C's pow(|x|, p) in the 1-norm's order and takes pow(sum, 1 / p), both in the
     # accumulating type: float32's p and 1 / p rounded to float32
     if str(a.dtype) == "float32":
-        p = float(np.float32(p))
-        return c_pow(xp, norm1(xp, c_pow(xp, a, p), dims), float(1 / np.float32(p)))
+        p32 = xp.asarray(p, dtype=xp.float32)
+        inverse = xp.asarray(1, dtype=xp.float32) / p32
+        return c_pow(xp, norm1(xp, c_pow(xp, a, float(p32)), dims), float(inverse))
     return c_pow(xp, norm1(xp, c_pow(xp, a, p), dims), 1.0 / p)
 
 
