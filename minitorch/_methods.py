@@ -814,8 +814,10 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
         value = indexing.check_value_shape(self, parts, value)
     indexing.check_bounds(self, parts)
     key = indexing.readable_key(self, parts)
-    if isinstance(value, Tensor) and not _writes_by_index(self, parts, value):
-        check_partial_overlap(self._data[key], value)  # the written view's, as copy_'s
+    if isinstance(value, Tensor) and all(k is None or k is Ellipsis or isinstance(
+            k, (int, slice)) for k in key):  # a view is written: its overlap, as copy_'s
+        whole = key if any(k is Ellipsis for k in key) else (*key, Ellipsis)  # (the array
+        check_partial_overlap(self._data[whole], value)  # API's full key)
     self._inplace(_write_op(self, key, dims).apply, value, key=key, overlap=False)  # (the
     # whole tensor's overlap is not torch's check: the written part's is)
 
