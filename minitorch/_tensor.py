@@ -1291,12 +1291,8 @@ def check_no_overlap(written: Tensor, source: Tensor) -> None:
     """
     if not (written._data.size and source._data.size):
         return
-    start, other = backend.address(written._data), backend.address(source._data)
-    if start is None or other is None or not (
-            backend.is_dense(written.shape, written.stride())
-            and backend.is_dense(source.shape, source.stride())):
-        return
-    if start < other + source._data.nbytes and other < start + written._data.nbytes:
+    a, b = _byte_span(written._data), _byte_span(source._data)
+    if a is not None and b is not None and a[0] < b[1] and b[0] < a[1]:
         raise overlap_error()
 
 
@@ -1348,18 +1344,15 @@ tensor refer to a single memory location. Please clone() the tensor before perfo
 operation.
     """
     if isinstance(other, Tensor) and _partly_overlapping(written, other._data):
-        raise RuntimeError(
-            "unsupported operation: some elements of the input tensor and the written-to "
-            "tensor refer to a single memory location. Please clone() the tensor before "
-            "performing the operation.")
+        raise overlap_error()
 
 
 def _byte_span(array: Any) -> tuple[int, int] | None:
-    """The bytes ``array`` covers as [begin, end), where it lies densely with no step
-    backwards (None otherwise: torch's "too hard to tell" that it lets pass)."""
+    """The bytes ``array`` covers as [begin, end), where it lies densely (a step backwards
+    along a dim of more than one element is not dense), else None: torch's "too hard to tell",
+    which it lets pass."""
     begin, strides = backend.address(array), backend.element_strides(array)
-    if begin is None or strides is None or any(s < 0 for s in strides) or \
-            not backend.is_dense(tuple(array.shape), strides):
+    if begin is None or strides is None or not backend.is_dense(tuple(array.shape), strides):
         return None
     return begin, begin + array.size * array.itemsize
 
