@@ -378,8 +378,7 @@ def _mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
     keepdim = _args.flag("mean", keepdim, "keepdim")
     dt = _args.dtype("mean", dtype)
     _args.dims("mean", dim, None)  # the rest of the dims unpacked once every type matched
-    if not _args.INT64_MIN <= (_args.as_int(dim) or 0) <= _args.INT64_MAX:
-        raise ValueError("Overflow when unpacking long long")  # the parser's, after the types
+    _args.lone_int(dim)  # the parser's overflow of an int dim, after the types
     if dt is not None:
         _check_mean_dtype(input, dt)
     if dt is D.float16 and input.dtype is not dt:  # torch: the mean of float32 values, rounded

@@ -77,8 +77,7 @@ def _indices_or_sections(input: Tensor, arg: Any, dim: Any) -> Any:
     if isinstance(arg, bool) or not isinstance(arg, (int, tuple, list)) or \
             _args.as_int(dim) is None:
         raise _args.invalid_combination("tensor_split", (arg,), *_SIGNATURES)
-    if isinstance(arg, int) and not _args.INT64_MIN <= arg <= _args.INT64_MAX:
-        raise ValueError("Overflow when unpacking long long")
+    _args.lone_int(arg)  # an int past int64: the parser's overflow
     return arg if isinstance(arg, int) else _args.int_list("tensor_split", arg, "indices", 1)
 
 
