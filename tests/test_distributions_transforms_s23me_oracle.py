@@ -4,6 +4,7 @@ torch as the oracle (found by a differential fuzz of torch.distributions)."""
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import pytest
@@ -233,3 +234,35 @@ def test_exponential_families() -> None:
 def test_a_sample_shape_is_read_first(family: str, shape: str) -> None:
     """torch reads ``sample_shape`` as a torch.Size before anything else can fail."""
     quietly(lambda L: tuple(eval(f"D(L).{family}.sample({shape})").shape))
+
+
+def _unit_normal(family: type) -> type:
+    """A user's exponential family: a Normal of variance 1 (θ = μ, F(θ) = θ²/2)."""
+    class UnitNormal(family):
+        arg_constraints: dict = {}
+
+        def __init__(self, mu):
+            self.mu = mu
+            super().__init__(mu.shape, validate_args=False)
+
+        @property
+        def _natural_params(self):
+            return (self.mu,)
+
+        def _log_normalizer(self, theta):
+            return 0.5 * theta * theta
+
+        @property
+        def _mean_carrier_measure(self):
+            return -0.5 * (1 + math.log(2 * math.pi))
+    return UnitNormal
+
+
+def test_a_users_exponential_family_gets_entropy_and_kl_by_autograd() -> None:
+    """ExponentialFamily's entropy and the Bregman KL of two members come from ``F`` by
+    autograd, as torch's."""
+    def program(L):
+        family = _unit_normal(L.distributions.ExponentialFamily)
+        p, q = family(L.tensor([0.0, 1.0])), family(L.tensor([2.0, 1.0]))
+        return p.entropy(), L.distributions.kl_divergence(p, q)
+    quietly(program)

@@ -32,12 +32,18 @@ class ExponentialFamily(Distribution):
     def _mean_carrier_measure(self) -> Any:
         raise NotImplementedError
 
-    def entropy(self) -> Tensor:
-        """``F(θ) - <θ, ∇F(θ)> - E[k(x)]``, with ``∇F`` by autograd."""
-        result: Any = -self._mean_carrier_measure
+    def _normalizer_slope(self) -> tuple[list, Tensor, tuple]:
+        """The natural parameters ``θ`` (detached, each asking for its gradient), ``F(θ)``
+        and ``∇F(θ)`` by autograd (a graph kept, so the result differentiates again)."""
         params = [p.detach().requires_grad_() for p in self._natural_params]
         log_normalizer = self._log_normalizer(*params)
         grads = minitorch.autograd.grad(log_normalizer.sum(), params, create_graph=True)
+        return params, log_normalizer, grads
+
+    def entropy(self) -> Tensor:
+        """``F(θ) - <θ, ∇F(θ)> - E[k(x)]``, with ``∇F`` by autograd."""
+        result: Any = -self._mean_carrier_measure
+        params, log_normalizer, grads = self._normalizer_slope()
         result = result + log_normalizer
         for param, grad in zip(params, grads):
             result = result - (param * grad).reshape(*self._batch_shape, -1).sum(-1)

@@ -536,10 +536,8 @@ def _kl_expfamily_expfamily(p: Any, q: Any) -> Tensor:
         raise NotImplementedError("The cross KL-divergence between different exponential "
                                   "families cannot" + " " * 29  # (torch's, with its source's
                                   + "be computed using Bregman divergences")  # indent)
-    p_params = [param.detach().requires_grad_() for param in p._natural_params]
+    p_params, log_normalizer, grads = p._normalizer_slope()
     q_params = q._natural_params
-    log_normalizer = p._log_normalizer(*p_params)
-    grads = minitorch.autograd.grad(log_normalizer.sum(), p_params, create_graph=True)
     result = q._log_normalizer(*q_params) - log_normalizer
     for p_param, q_param, grad in zip(p_params, q_params, grads):
         result = result - _sum_rightmost((q_param - p_param) * grad, len(q.event_shape))
