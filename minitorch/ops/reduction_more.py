@@ -262,10 +262,13 @@ class _StatMean(Op):
         ctx.save_for_backward(a)
         # torch's kernel takes the mean from its Welford pass, in double, rounded once (a
         # float32 mean in double comes near it where that pass is not run here)
-        value = mean(a.double()).float() if a.dtype is float32 else mean(a)
         welford = welford_mean(a._data, None if a.dim() == 0 else dims)
-        data = value._data if welford is None else a._xp.reshape(welford, tuple(value.shape))
-        return wrap(stat(a)._data), wrap(data)
+        value = None if welford is not None else \
+            mean(a.double()).float() if a.dtype is float32 else mean(a)
+        result = stat(a)
+        data = value._data if value is not None else \
+            a._xp.reshape(welford, tuple(result.shape))
+        return wrap(result._data), wrap(data)
 
     @classmethod
     def backward(cls, ctx: Any, g_stat: Tensor | None, g_mean: Tensor | None) -> tuple:
