@@ -646,15 +646,21 @@ def _kl_uniform_pareto(p: Any, q: Any) -> Tensor:
     return result
 
 
-# a support that reaches where q has none: infinite (as torch registers them)
-for _p, _q, _param in [(Beta, Pareto, "concentration1"), (ContinuousBernoulli, Pareto, "probs"),
-                       (Exponential, ContinuousBernoulli, "rate"),
-                       (Exponential, Pareto, "rate"),
-                       (Gamma, ContinuousBernoulli, "concentration"),
-                       (Gamma, Pareto, "concentration"), (Gumbel, Beta, "loc"),
-                       (Gumbel, ContinuousBernoulli, "loc"), (Gumbel, Pareto, "loc"),
-                       (Laplace, ContinuousBernoulli, "loc"), (Laplace, Pareto, "loc"),
-                       (Normal, ContinuousBernoulli, "loc"), (Normal, Pareto, "loc"),
-                       (Pareto, Beta, "scale"), (Pareto, ContinuousBernoulli, "scale"),
-                       (Pareto, Uniform, "scale")]:
-    register_kl(_p, _q)(lambda p, q, _param=_param: _infinite_like(getattr(p, _param)))
+# a support that reaches where q has none: infinite, as torch registers them
+@register_kl(Beta, Pareto)
+def _kl_beta_infinity(p: Any, q: Any) -> Tensor:
+    return _infinite_like(p.concentration1)
+
+
+@register_kl(ContinuousBernoulli, Pareto)
+def _kl_continuous_bernoulli_infinity(p: Any, q: Any) -> Tensor:
+    return _infinite_like(p.probs)
+
+
+register_kl(Exponential, ContinuousBernoulli)(_kl_exponential_infinity)
+register_kl(Gamma, ContinuousBernoulli)(_kl_gamma_infinity)
+register_kl(Pareto, Beta)(_kl_pareto_infinity)
+register_kl(Pareto, ContinuousBernoulli)(_kl_pareto_infinity)
+for _p, _q in ((Gumbel, Beta), (Gumbel, ContinuousBernoulli), (Laplace, ContinuousBernoulli),
+               (Normal, ContinuousBernoulli)):
+    register_kl(_p, _q)(_kl_loc_infinity)
