@@ -846,11 +846,14 @@ def real(fn: str, value: Any, name: str, position: int | None = None) -> float:
     """A float argument: a bool, int or float (numpy scalars and one-element tensors too), as
     torch's parser reads ``double``.
 
+    A numpy complex scalar is read too, by its real part with numpy's ComplexWarning, as
+    torch's parser reads any numpy scalar (a Python complex is refused).
+
     >>> real("f", None, "label_smoothing", 6)
     Traceback (most recent call last):
     TypeError: f(): argument 'label_smoothing' (position 6) must be float, not NoneType
     """
-    if is_real(value):
+    if is_real(value) or numpy_complex(value):
         return float(value)
     raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be float, not "
                     f"{type_name(value)}")
@@ -1117,10 +1120,25 @@ def _item(value: Any) -> Any:
     >>> _item(np.True_), _item(np.int64(2))
     (1.0, 2)
     """
+    if numpy_complex(value) and not isinstance(value, complex):
+        return float(value)  # torch reads complex64 as a double, complex128 as a complex
     number_ = value.item()
     if type(number_) is int and number_ > INT64_MAX and type(value).__module__ == "numpy":
         raise TypeError("an integer is required")  # torch's reading of a numpy uint64 Number
     return float(number_) if type(number_) is bool and is_array(value) else number_
+
+
+def numpy_complex(value: Any) -> bool:
+    """True for a numpy complex scalar, which torch's parser reads by its real part (numpy's
+    ComplexWarning) where it wants a double, and where it wants a Number unless it is a
+    complex128 (a Python complex).
+
+    >>> import numpy as np
+    >>> numpy_complex(np.complex64(1j)), numpy_complex(1j), numpy_complex(np.float32(1))
+    (True, False, False)
+    """
+    return type(value).__module__ == "numpy" and isinstance(value, _numbers.Complex) and \
+        not isinstance(value, _numbers.Real)
 
 
 def is_array(value: Any) -> bool:
@@ -1518,8 +1536,12 @@ def _sequence_meaning(a: Any, symbol: str, b: Any) -> bool:
 
 
 def _python_operand(value: Any, ordered: bool) -> bool:
-    """A number (a real one where it is ordered) or a tensor."""
-    return is_tensor(value) or isinstance(value, _numbers.Real if ordered else _numbers.Number)
+    """A number (a real one, or a numpy complex, which numpy orders, where it is ordered) or
+    a tensor."""
+    numpy_ordered = numpy_complex(value) or (type(value).__module__ == "numpy" and
+                                             type(value).__name__ == "bool")
+    return is_tensor(value) or numpy_ordered or \
+        isinstance(value, _numbers.Real if ordered else _numbers.Number)
 
 
 def python_float(value: Any) -> float:
