@@ -129,14 +129,17 @@ _INT64_PARAMETERS = frozenset(("offset", "chunks", "bins", "num_classes", "decim
 def as_param_int(value: Any, name: str) -> int | None:
     """``value`` as an int for torch's parameter ``name``: as :func:`as_int`, but an int64
     parameter (a dim, ``offset``, ``chunks``, ...) takes a tensor only if it is 0-d and not
-    bool.
+    bool, and never a numpy array (its SymInt ones take a 0-d one by ``__index__``).
 
-    >>> import minitorch
+    >>> import minitorch, numpy as np
     >>> as_param_int(minitorch.tensor([2]), "k"), as_param_int(minitorch.tensor([2]), "dim")
     (2, None)
+    >>> as_param_int(np.array(2), "k"), as_param_int(np.array(2), "dim")
+    (2, None)
     """
-    if is_tensor(value) and (value.dim() or value.dtype.name == "bool") and (
-            name.startswith(("dim", "axis")) or name in _INT64_PARAMETERS):
+    int64 = name.startswith(("dim", "axis")) or name in _INT64_PARAMETERS
+    if int64 and ((is_tensor(value) and (value.dim() or value.dtype.name == "bool")) or
+                  type(value).__name__ == "ndarray"):
         return None  # (torch's parser takes a 0-d integral tensor, never a bool one)
     return as_int(value)
 
@@ -802,6 +805,23 @@ def numbers(fn: str, *specs: tuple) -> tuple:
                  for spec in specs)
 
 
+def double_of(value: Any) -> Any:
+    """A Number that torch reads as a double (``Scalar.to<double>()``): a complex one only
+    if its imaginary part is zero, as its real part; anything else as it is.
+
+    >>> double_of(2 + 0j), double_of(3)
+    (2.0, 3)
+    >>> double_of(1j)
+    Traceback (most recent call last):
+    RuntimeError: value cannot be converted to type double without overflow
+    """
+    if not isinstance(value, complex):
+        return value
+    if value.imag:
+        raise conversion_overflow("double")
+    return value.real
+
+
 def unpack_int(value: Any) -> None:
     """torch's parser unpacking a Python int given as a Number: outside what int64 and
     uint64 hold it overflows, before any check of the op's.
@@ -853,7 +873,7 @@ def real(fn: str, value: Any, name: str, position: int | None = None) -> float:
     Traceback (most recent call last):
     TypeError: f(): argument 'label_smoothing' (position 6) must be float, not NoneType
     """
-    if is_real(value) or numpy_complex(value):
+    if reads_as_double(value):
         return float(value)
     raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be float, not "
                     f"{type_name(value)}")
@@ -1120,7 +1140,7 @@ def _item(value: Any) -> Any:
     >>> _item(np.True_), _item(np.int64(2))
     (1.0, 2)
     """
-    if numpy_complex(value) and not isinstance(value, complex):
+    if _no_python_twin(value):
         return float(value)  # torch reads complex64 as a double, complex128 as a complex
     number_ = value.item()
     if type(number_) is int and number_ > INT64_MAX and type(value).__module__ == "numpy":
@@ -1139,6 +1159,25 @@ def numpy_complex(value: Any) -> bool:
     """
     return type(value).__module__ == "numpy" and isinstance(value, _numbers.Complex) and \
         not isinstance(value, _numbers.Real)
+
+
+def reads_as_double(value: Any) -> bool:
+    """True for what torch's parser reads where it wants a ``double``: what :func:`is_real`
+    takes, and any numpy complex or long double scalar (by ``float()``).
+
+    >>> import numpy as np
+    >>> reads_as_double(np.complex64(1j)), reads_as_double(np.longdouble(2)), reads_as_double(1j)
+    (True, True, False)
+    """
+    return is_real(value) or numpy_complex(value) or _no_python_twin(value)
+
+
+def _no_python_twin(value: Any) -> bool:
+    """A numpy scalar that torch's parser reads by ``float()`` where it wants a Number: a
+    long double, or a complex that is not a Python complex (complex64, clongdouble)."""
+    return type(value).__module__ == "numpy" and (
+        type(value).__name__ == "longdouble" or
+        (numpy_complex(value) and not isinstance(value, complex)))
 
 
 def is_array(value: Any) -> bool:
@@ -1536,12 +1575,11 @@ def _sequence_meaning(a: Any, symbol: str, b: Any) -> bool:
 
 
 def _python_operand(value: Any, ordered: bool) -> bool:
-    """A number (a real one, or a numpy complex, which numpy orders, where it is ordered) or
-    a tensor."""
-    numpy_ordered = numpy_complex(value) or (type(value).__module__ == "numpy" and
-                                             type(value).__name__ == "bool")
-    return is_tensor(value) or numpy_ordered or \
-        isinstance(value, _numbers.Real if ordered else _numbers.Number)
+    """A number (one that Python orders, where it is ordered: not a Python complex), a
+    tensor, or a numpy array or scalar (numpy's operators give their own answer)."""
+    if is_tensor(value) or is_array(value):
+        return True
+    return isinstance(value, _numbers.Number) and not (ordered and isinstance(value, complex))
 
 
 def python_float(value: Any) -> float:

@@ -373,7 +373,7 @@ def _dtype_like(value: Any) -> bool:
 _PARSER_TYPES = {"int": ("int", lambda v: _args.as_int(v) is not None),
                  "bool": ("bool", lambda v: v is True or v is False),
                  "Tensor": ("Tensor", _args.is_tensor),
-                 "float": ("float", lambda v: _args.is_real(v) or _args.numpy_complex(v)),
+                 "float": ("float", _args.reads_as_double),
                  "Number": ("Number", lambda v: isinstance(v, (int, float, complex)) or
                             _args.holds_number(v)),
                  "tuple of ints": ("tuple of ints", _ints_like),

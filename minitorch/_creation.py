@@ -655,10 +655,7 @@ def arange(start: Any, end: Any = _args.OMITTED, step: Any = 1, *, dtype: D.dtyp
             ("flag", requires_grad, "requires_grad", None))
     if dtype is D.bool:
         raise _args.not_implemented("arange_cpu", dtype)
-    if any(isinstance(v, complex) and v.imag for v in (start, end, step)):  # torch reads
-        raise _args.conversion_overflow("double")
-    start, end, step = (v.real if isinstance(v, complex) else v  # them as doubles
-                        for v in (start, end, step))
+    start, end, step = (_args.double_of(v) for v in (start, end, step))
     dt = dtype or D.result_type(start, end, step)
     start, end, step, length = _range_checked(start, end, step, dt)
     name = dt.name

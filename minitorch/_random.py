@@ -452,18 +452,20 @@ _BERNOULLI_SIGNATURES = ("Tensor input, *, torch.Generator generator = None, Ten
 
 @_call_form.overloads(*_BERNOULLI_SIGNATURES)
 @_args.tensors("bernoulli", input="input")
-def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None, out: Any = None) -> Tensor:
-    """1 with probability ``input`` (or the number ``p``), else 0, with ``input``'s dtype
-    (into ``out``, given the probabilities).
+def bernoulli(input: Tensor, p: Any = _args.OMITTED, *, generator: Any = None,
+              out: Any = None) -> Tensor:
+    """1 with probability ``input`` (or the number ``p``, which a 0-d tensor can give), else
+    0, with ``input``'s dtype (into ``out``, given the probabilities).
 
     >>> minitorch.bernoulli(minitorch.tensor([0., 1.]))
     tensor([0., 1.])
     """
-    if p is None:
+    if p is _args.OMITTED:
         return _of_probabilities(input, generator=generator, out=out)
     if out is not None or not _args.is_real(p):
-        raise _args.invalid_combination("bernoulli", (input, p), *_BERNOULLI_SIGNATURES)
-    return BernoulliNumber.on(input, p=p, generator=generator)
+        raise _args.invalid_combination("bernoulli", (input, p), *_BERNOULLI_SIGNATURES,
+                                        keywords={"out": out} if out is not None else None)
+    return BernoulliNumber.on(input, p=float(p), generator=generator)
 
 
 def _check_probabilities(p: Tensor) -> None:

@@ -97,3 +97,87 @@ def test_dropout_checks_p_as_pythons_comparisons_do(fn, p):
 def test_dropout_with_a_tensor_p_prints_the_tensor(value, shape, fn):
     assert_as_torch(lambda L: getattr(L.nn.functional, fn)(
         L.ones(2, 2), L.full(shape, value), False))
+
+
+@pytest.mark.parametrize("use", sorted(NUMBER_USES) + sorted(FLOAT_USES))
+def test_a_long_double_is_read_as_a_double(use):
+    uses = {**NUMBER_USES, **FLOAT_USES}
+    assert_as_torch(lambda L: uses[use](L, np.longdouble(0.75)))
+
+
+# an int64 parameter (a dim, an offset, chunks) refuses a 0-d numpy array; a SymInt one
+# (a size, an index, k) reads it by __index__
+INT_PARAMETERS = {
+    "unsqueeze dim": lambda L, v: L.ones(3).unsqueeze(v),
+    "diagonal offset": lambda L, v: L.ones(3, 3).diagonal(v),
+    "chunk chunks": lambda L, v: L.ones(3).chunk(v),
+    "transpose dim0": lambda L, v: L.ones(3, 3).transpose(v, 1),
+    "softmax dim": lambda L, v: L.ones(3).softmax(v),
+    "cumsum dim": lambda L, v: L.ones(3).cumsum(v),
+    "tril diagonal": lambda L, v: L.ones(3, 3).tril(v),
+    "one_hot classes": lambda L, v: L.nn.functional.one_hot(L.tensor([1]), v + 2),
+    "zeros size": lambda L, v: L.zeros(v),
+    "repeat": lambda L, v: L.ones(3).repeat(v),
+    "topk k": lambda L, v: L.ones(3).topk(v),
+    "narrow start": lambda L, v: L.ones(3).narrow(0, v, 1),
+    "select index": lambda L, v: L.ones(3).select(0, v),
+    "eye n": lambda L, v: L.eye(v),
+}
+
+
+@pytest.mark.parametrize("value", [np.array(0), np.array(1, dtype=np.int8)], ids=repr)
+@pytest.mark.parametrize("use", sorted(INT_PARAMETERS))
+def test_a_zero_d_numpy_array_is_an_int_only_where_torch_takes_a_symint(use, value):
+    assert_as_torch(lambda L: INT_PARAMETERS[use](L, value))
+
+
+@pytest.mark.parametrize("bound", [np.array(2.0), np.array(3), np.array([2.0]),
+                                   np.array([2.0, 1.0]), np.array(["a"]),
+                                   __import__("decimal").Decimal("1.5"),
+                                   __import__("decimal").Decimal("2.5"),
+                                   __import__("fractions").Fraction(5, 2), 1j],
+                         ids=repr)
+def test_hardtanhs_python_check_compares_as_python_does(bound):
+    assert_as_torch(lambda L: L.nn.functional.hardtanh(L.arange(-3.0, 4.0), bound, 2.0))
+
+
+BERNOULLI = {
+    "None": lambda L: L.bernoulli(L.ones(3), None),
+    "p=None": lambda L: L.bernoulli(L.ones(3), p=None),
+    "method None": lambda L: L.ones(3).bernoulli(None),
+    "None with out": lambda L: L.bernoulli(L.ones(3), None, out=L.ones(3)),
+    "0-d tensor out of range": lambda L: L.bernoulli(L.ones(3), L.tensor(2.0)),
+    "method 0-d tensor": lambda L: L.ones(3).bernoulli(L.tensor(-1.0)),
+    "0-d long tensor": lambda L: L.bernoulli(L.zeros(3), L.tensor(1)),
+    "0-d bool tensor": lambda L: L.bernoulli(L.zeros(3), L.tensor(True)),
+    "1-d tensor": lambda L: L.bernoulli(L.ones(3), L.tensor([0.5])),
+    "numpy": lambda L: L.bernoulli(L.ones(3), np.float32(2)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BERNOULLI))
+def test_bernoullis_p_is_a_float_or_nothing(case):
+    assert_as_torch(BERNOULLI[case])
+
+
+@pytest.mark.parametrize("value", [2 + 0j, 0.5 + 0j, 2 + 1j, 1j], ids=repr)
+@pytest.mark.parametrize("use", ["std correction", "var_mean correction", "rrelu lower",
+                                 "rrelu upper", "arange end"])
+def test_a_complex_number_read_as_a_double_needs_no_imaginary_part(use, value):
+    program = {
+        "std correction": lambda L: L.arange(4.0).std(correction=value),
+        "var_mean correction": lambda L: L.arange(4.0).var_mean(correction=value),
+        "rrelu lower": lambda L: L.nn.functional.rrelu(-L.ones(2), value, 3.0),
+        "rrelu upper": lambda L: L.nn.functional.rrelu(-L.ones(2), 0.1, value),
+        "arange end": lambda L: L.arange(value),
+    }[use]
+    assert_as_torch(program)
+
+
+def test_float_power_refuses_a_complex_number_with_minitorchs_message():
+    import minitorch
+
+    for program in (lambda: minitorch.ones(2).float_power(2 + 0j),
+                    lambda: minitorch.float_power(1j, minitorch.ones(2))):
+        with pytest.raises(TypeError, match="minitorch has no complex tensors"):
+            program()

@@ -311,7 +311,8 @@ def float_power(input: Any, exponent: Any) -> Tensor:
     for v in (input, exponent):  # a Scalar the parser cannot hold
         if type(v) is int and not _args.INT64_MIN <= v < 2 ** 64:
             raise _args.int_overflow(v)
-    base, power = (v.to(float64) if isinstance(v, Tensor) else float(v)
+    base, power = (v.to(float64) if isinstance(v, Tensor) else  # (pow refuses a complex)
+                   v if isinstance(v, complex) else float(v)
                    for v in (_args.numpy_scalar(input), _args.numpy_scalar(exponent)))
     return pointwise.pow(base, power)
 

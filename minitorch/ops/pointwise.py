@@ -1881,7 +1881,7 @@ def _tensor_operand(fn: str, input: Any, other: Any, other_name: str,
     ``number_out`` its number-first form takes ``out=`` too, as ``float_power``'s)."""
     operands = (input, other)
     if not any(isinstance(v, Tensor) for v in operands) or not all(
-            isinstance(v, (Tensor, complex)) or _args.is_real(v) or _args.numpy_complex(v)
+            isinstance(v, (Tensor, complex)) or _args.reads_as_double(v)
             for v in operands):
         out = ", *, Tensor out = None"
         raise _args.invalid_combination(

@@ -469,9 +469,7 @@ def variance(name: str, input: Tensor, dim: Dims, unbiased: Any, keepdim: Any,
     if correction is None or correction is _args.OMITTED:
         correction = 1 if unbiased else 0
     else:
-        (correction,) = _args.numbers(name, (correction, "correction", None))
-        if isinstance(correction, complex):
-            raise _args.conversion_overflow("double")
+        correction = _args.double_of(_args.numbers(name, (correction, "correction", None))[0])
         correction = correction if _args.INT64_MIN <= correction <= _args.INT64_MAX \
             else float(correction)  # torch reads an int past int64 as a double
     _args.dim_types(name, dim)  # the dims' types before keepdim's, as torch

@@ -85,7 +85,8 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
     """
     name = "rrelu_" if inplace else "rrelu"
     _args.tensor_args(name, (input, "input", 1))
-    lower, upper = _args.numbers(name, (lower, "lower", 2), (upper, "upper", 3))
+    lower, upper = map(_args.double_of, _args.numbers(name, (lower, "lower", 2),
+                                                       (upper, "upper", 3)))
     training = _args.flag(name, training, "training", 4)
     for bound, value in (("lower", lower), ("upper", upper)):
         if not math.isfinite(value):
