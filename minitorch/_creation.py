@@ -53,40 +53,68 @@ def as_array(data: Any, dtype: D.dtype | None, device: Any = None) -> Any:
 
 
 _PYTHON_NUMBERS = {bool, int, float}
+# numpy dtypes torch has and minitorch has not, by torch's C++ names (for its messages)
+_WIDE_UNSIGNED = {"uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64"}
+_COMPLEX = {"complex64": "ComplexFloat", "complex128": "ComplexDouble"}
 
 
 def _items_dtype(data: Any) -> D.dtype | None:
     """torch's dtype for a sequence holding numpy arrays, numpy scalars or tensors (its
     ``infer_scalar_type``): their dtypes and those of the Python numbers beside them (bool,
-    int64, the default dtype; an empty sequence counts as the default dtype) promoted.
-    None where nothing in it has a dtype of its own: Python numbers' rules apply.
+    int64, the default dtype; an empty sequence counts as the default dtype) promoted in
+    order. None where nothing in it has a dtype of its own: Python numbers' rules apply.
 
     >>> _items_dtype([np.ones(2), [1.0, 2.0]]), _items_dtype([1, 2])
     (torch.float64, None)
+    >>> _items_dtype([np.uint16(3), 1.5])  # a wide unsigned int promotes with floats only
+    torch.float32
     """
-    typed: list = []
-    numbers: set = set()
+    kinds: list = []  # a dtype, or the numpy dtype name of one minitorch has not
 
     def walk(item: Any) -> None:
         if isinstance(item, Tensor):
-            typed.append(item.dtype)
+            kinds.append(item.dtype)
         elif isinstance(item, (np.ndarray, np.generic)):
-            typed.append(_own_dtype("tensor", item))
+            name = item.dtype.name
+            kinds.append(name if name in _WIDE_UNSIGNED or name in _COMPLEX
+                         else _own_dtype("tensor", item))
         elif not _is_sequence(item):
-            numbers.add(type(item))
+            kinds.append(type(item))
         elif not item:
-            numbers.add(float)
-        elif _PYTHON_NUMBERS.issuperset(kinds := set(map(type, item))):
-            numbers.update(kinds)
+            kinds.append(float)
+        elif _PYTHON_NUMBERS.issuperset(numbers := set(map(type, item))):
+            kinds.extend(numbers)  # (a row of Python numbers: their kinds at once)
         else:
             for x in item:
                 walk(x)
 
     walk(data)
-    if not typed or not _PYTHON_NUMBERS.issuperset(numbers):  # the errors are the others'
-        return None
-    return functools.reduce(D.promote_types, typed + [
-        D.bool if k is bool else D.int64 if k is int else D.get_default_dtype() for k in numbers])
+    python = {k for k in kinds if isinstance(k, type)}
+    if all(isinstance(k, type) for k in kinds) or not _PYTHON_NUMBERS.issuperset(python):
+        return None  # (the errors are the others')
+    python_dtypes = {bool: D.bool, int: D.int64, float: D.get_default_dtype()}
+    result = functools.reduce(_promote_kinds, [python_dtypes.get(k, k) for k in kinds])
+    if isinstance(result, str):  # a dtype minitorch has not: torch would keep it
+        if result == "uint64":
+            raise TypeError("an integer is required")  # torch's reading of a uint64 value
+        _own_dtype("tensor", np.zeros(0, dtype=result))
+    return result
+
+
+def _promote_kinds(a: Any, b: Any) -> Any:
+    """``promote_types`` of two kinds of :func:`_items_dtype`: a wide unsigned int promotes
+    with itself and with floating dtypes only, as in torch; a complex stays complex."""
+    if not isinstance(a, str) and not isinstance(b, str):
+        return D.promote_types(a, b)
+    if a == b:
+        return a
+    wide, other = (a, b) if a in _WIDE_UNSIGNED else (b, a)
+    if wide in _WIDE_UNSIGNED:
+        if not isinstance(other, str) and other.is_floating_point:
+            return other
+        names = [_WIDE_UNSIGNED.get(k) or _COMPLEX.get(k) or k.legacy for k in (a, b)]
+        raise D.uint64_promotion(*names)
+    return a if isinstance(a, str) else b  # a complex with a real dtype
 
 
 def _copy_keeping_strides(data: np.ndarray, dtype: Any) -> np.ndarray:

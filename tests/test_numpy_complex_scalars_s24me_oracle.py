@@ -181,3 +181,31 @@ def test_float_power_refuses_a_complex_number_with_minitorchs_message():
                     lambda: minitorch.float_power(1j, minitorch.ones(2))):
         with pytest.raises(TypeError, match="minitorch has no complex tensors"):
             program()
+
+
+MIXED_DATA = {
+    "uint16 and float": lambda L: L.tensor([np.uint16(5), 1.5]),
+    "uint16 and int": lambda L: L.tensor([np.uint16(5), 1]),
+    "uint32 and bool": lambda L: L.tensor([np.uint32(5), True]),
+    "float and uint64": lambda L: L.tensor([1.5, np.uint64(5)]),
+    "nested uint32": lambda L: L.tensor([[1.0], [np.uint32(3)]]),
+    "as_tensor": lambda L: L.as_tensor([np.uint16(5), 1.5]),
+    "arrays": lambda L: L.tensor([np.array([2], dtype=np.uint16), np.array([1.5])]),
+    "uint64 array": lambda L: L.tensor([np.array([5], dtype=np.uint64)]),
+    "uint64 alone": lambda L: L.tensor([[np.uint64(5)]]),
+    "two wide unsigned": lambda L: L.tensor([np.uint16(3), np.uint32(4)]),
+    "uint64 and half": lambda L: L.tensor([np.uint64(3), np.float16(1)]),
+    "uint32 and 0-d float32 array": lambda L: L.tensor([np.uint32(1), np.array(1.5, np.float32)]),
+    "uint16 and a float tensor": lambda L: L.tensor([np.uint16(1), L.tensor([1.5])]),
+    "uint16 and an int tensor": lambda L: L.tensor([np.uint16(1), L.tensor(1)]),
+    "uint16 and complex64": lambda L: L.tensor([np.uint16(1), np.complex64(1)]),
+    "int8 and uint16": lambda L: L.tensor([np.int8(1), np.uint16(1)]),
+    "int and uint16": lambda L: L.tensor([1, np.uint16(1)]),
+    "uint16 and a string": lambda L: L.tensor([np.uint16(5), "a"]),
+    "float32 and a double tensor": lambda L: L.tensor([np.float32(1), L.tensor(2.0).double()]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MIXED_DATA))
+def test_data_with_a_wide_unsigned_numpy_value_promotes_as_torch_does(case):
+    assert_as_torch(MIXED_DATA[case])

@@ -613,7 +613,7 @@ def _dropout_range(p: Any) -> None:
     fails (and prints) just as it does there.
 
     >>> import numpy as np
-    >>> _dropout_range(np.array([2.0]))
+    >>> F.dropout(minitorch.ones(1), np.array([2.0]))
     Traceback (most recent call last):
     ValueError: dropout probability has to be between 0 and 1, but got [2.]
     """
