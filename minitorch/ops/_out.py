@@ -42,9 +42,13 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
     def with_out(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
         if out is None:
             return fn(*args, **kwargs)
-        _args.tensor_args(name or fn.__name__, (out, "out", None))  # the parser's check
+        label = name or fn.__name__
+        _number_first(label, fn, args, kwargs, out)
+        _args.tensor_args(label, (out, "out", None))  # the parser's check
         operands = _tensors_of((*args, *kwargs.values()))
-        _refuse_grad(name or fn.__name__, [*operands, out])
+        _refuse_grad(label, [*operands, out])
+        if label in _COMPLEX_CAST_FIRST:
+            _complex_into(args[:2], out)
         if promoted and len(args) >= 2 and all(
                 isinstance(a, (Tensor, int, float)) for a in args[:2]):
             _check_cast(D.result_type(*args[:2]), out)
@@ -78,6 +82,36 @@ def out_last(wrapper: Callable, fn: Callable, kind: str = "Tensor") -> Callable:
                                         annotation=f"{kind} | None"))
     wrapper.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
     return wrapper
+
+
+def _number_first(name: str, fn: Callable, args: tuple, kwargs: dict, out: Any) -> None:
+    """torch's parser refusal of a number first operand with ``out``, where none of ``fn``'s
+    overloads taking a number first (``remainder``'s ``Number self, Tensor other``) has
+    ``out``, and the parser does not take a number for a tensor (as ``floor_divide``'s)."""
+    signatures = getattr(fn, "torch_signatures", ())
+    if not signatures or not args or not isinstance(args[0], (int, float, complex)) or \
+            name in _call_form.NUMBERS_AS_TENSORS:
+        return
+    if not any(s.startswith("Number") and "out" in s for s in signatures):
+        raise _args.invalid_combination(name, args, *signatures,
+                                        keywords={**kwargs, "out": out})
+
+
+# ops taking a number operand whose promoted result type (complex for a complex number)
+# torch's TensorIterator casts into out's dtype before its kernel could refuse complex
+_COMPLEX_CAST_FIRST = frozenset({
+    "remainder", "fmod", "floor_divide", "bitwise_and", "bitwise_or", "bitwise_xor",
+    "bitwise_left_shift", "bitwise_right_shift", "copysign", "xlogy", "pow", "sub", "div",
+    "add", "mul"})
+
+
+def _complex_into(operands: tuple, out: Tensor) -> None:
+    """torch's refusal of a complex result (a tensor and a complex number) for ``out``, of a
+    real dtype as all of minitorch's are."""
+    tensors = [a for a in operands if isinstance(a, Tensor)]
+    if tensors and any(isinstance(a, complex) for a in operands):
+        raise RuntimeError(f"result type {_args.complex_name(tensors[0].dtype)} can't be cast "
+                           f"to the desired output type {_args.legacy(out.dtype)}")
 
 
 def _tensors_of(values: tuple) -> list:
@@ -211,11 +245,38 @@ def add_out_keywords(namespace: dict) -> None:
         namespace[name] = reducing_with_out(namespace[name], name)
     namespace["where"] = where_with_out(namespace["where"])
     add_parsed_out(namespace, PARSED_OUT)
+    namespace["float_power"] = float_power_with_out(namespace["float_power"])
     for name in BINARY_WITH_OUT:
         fn = namespace.get(name)
         if fn is not None and "out" not in inspect.signature(fn).parameters:
             namespace[name] = takes_out(fn, _RUNS.get(name, name), elementwise=True,
                                         promoted=name in _PROMOTED)
+
+
+def float_power_with_out(fn: Callable) -> Callable:
+    """``float_power`` taking ``out=``, whose dtype must be the result's (float64, as torch
+    checks before autograd refuses ``out``, in pow's name).
+
+    >>> minitorch.float_power(minitorch.ones(1), 2, out=minitorch.ones(1))
+    Traceback (most recent call last):
+    RuntimeError: the output given to float_power has dtype Float but the operation's result \
+requires dtype Double
+    """
+    from .binary_more import float_power_type
+
+    @functools.wraps(fn)
+    def checked(*args: Any, out: Any = None, **kwargs: Any) -> Any:
+        operands = args[:2]
+        if isinstance(out, Tensor) and len(operands) == 2 and all(
+                isinstance(a, (Tensor, int, float, complex)) for a in operands):
+            wanted = float_power_type(*operands)
+            if wanted != "Double" or out.dtype is not D.float64:
+                raise RuntimeError(f"the output given to float_power has dtype "
+                                   f"{_args.legacy(out.dtype)} but the operation's result "
+                                   f"requires dtype {wanted}")
+        return takes_out(fn, "pow", elementwise=True)(*args, out=out, **kwargs)
+
+    return out_last(checked, fn)
 
 
 # torch's reductions over dims that take ``out=``, by how their kernel reads out's dtype:
