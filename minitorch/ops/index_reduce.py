@@ -139,11 +139,11 @@ def _checked(fn: str, input: Tensor, dim: Any, index: Any, source: Any, reduce: 
     d = _args.wrap_dim(dim, input.dim())
     check_index_add(input, d, index, source, None, fn="index_reduce_", ranged=False)
     warn_once("index_reduce() is in beta and the API may change at any time.")
-    if input.dtype.name == "bool" and not include_self:  # the kernel's own loops
-        raise _args.not_implemented("index_reduce_func_exclude_input_init", input.dtype)
+    if input.dtype.name == "bool":  # the kernel's own loops have none for bool
+        raise _args.not_implemented(
+            "index_func_" if include_self else "index_reduce_func_exclude_input_init",
+            input.dtype)
     check_index_range(input, d, index, None)
-    if reduce == "mean" and input.dtype.name == "bool":
-        raise _args.not_implemented("div_floor_cpu", input.dtype)
     return d
 
 

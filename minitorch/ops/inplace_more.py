@@ -167,6 +167,9 @@ def _index_key(fn: str, self: Tensor, dim: Any, index: Any, source: Any, alpha: 
     check_index_add(self, d, index, source, alpha)
     if type(alpha) is not int or alpha != 1:  # the kernel reads it in self's dtype
         _args.assigned(alpha, self.dtype, unsigned=True)
+        if isinstance(alpha, float) and not self.dtype.is_floating_point and \
+                self.dtype.name != "bool":
+            alpha = int(alpha)  # an integer self's kernel truncates it (0.5 adds nothing)
     return (slice(None),) * d + (self._xp.reshape(index._data, (-1,)),), alpha
 
 
