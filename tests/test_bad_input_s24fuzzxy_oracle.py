@@ -125,3 +125,38 @@ def test_jacfwd_aux_over_no_input_element(aux: str, argnums: Any) -> None:
         return L.func.jacfwd(f, argnums=argnums, has_aux=True)(L.zeros(0), L.zeros(0))
 
     _quiet(program)
+
+
+# ------------------------------------------------------------------------ saved tensor hooks
+
+
+@pytest.mark.parametrize("message", [None, 3, 2.5, "fine", b"fine"])
+def test_disable_saved_tensors_hooks_message_type(message: Any) -> None:
+    # torch's binding takes a str only (was accepted, to fail later or never)
+    def program(L: Any) -> Any:
+        with L.autograd.graph.disable_saved_tensors_hooks(message):
+            return L.ones(2) * 2
+
+    _quiet(program)
+
+
+@pytest.mark.parametrize("op", ["sin", "exp", "pow3", "mul_self"])
+@pytest.mark.parametrize("unpacked", ["wrong_shape", "half", "scalar"])
+def test_unpack_hook_of_another_shape(op: str, unpacked: str) -> None:
+    # the backward runs on the unpacked tensor as it is: its ops refuse it in torch's words
+    # (was numpy's broadcast error from the array path)
+    def program(L: Any) -> Any:
+        t = L.ones(3, dtype=L.float64, requires_grad=True)
+
+        def unpack(p: Any) -> Any:
+            return {"wrong_shape": L.ones(3, 7, dtype=L.float64), "half": p.to(L.float16),
+                    "scalar": L.tensor(2.0, dtype=L.float64)}[unpacked]
+
+        with L.autograd.graph.saved_tensors_hooks(lambda v: v, unpack):
+            y = {"sin": lambda: t.sin(), "exp": lambda: t.exp(), "pow3": lambda: t ** 3,
+                 "mm": lambda: t.reshape(1, 3) @ t.reshape(3, 1),
+                 "mul_self": lambda: t * t}[op]()
+        y.sum().backward()
+        return t.grad
+
+    _quiet(program)
