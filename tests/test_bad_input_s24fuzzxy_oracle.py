@@ -160,3 +160,41 @@ def test_unpack_hook_of_another_shape(op: str, unpacked: str) -> None:
         return t.grad
 
     _quiet(program)
+
+
+# ------------------------------------------------------------------------------ mean's out
+
+
+@pytest.mark.parametrize("input_dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("out_dtype", ["float16", "float32", "float64", "int64"])
+@pytest.mark.parametrize("dtype", [None, "float64"])
+def test_mean_into_out(input_dtype: str, out_dtype: str, dtype: Any) -> None:
+    # torch's mean.out sums in out's dtype (was the input's, then cast), and a dtype= must be
+    # out's (was a silent cast)
+    def program(L: Any) -> Any:
+        a = L.tensor([[-3.9, -5.0, 3.0], [-0.0, 5.13, -3.0]], dtype=getattr(L, input_dtype))
+        o = L.zeros(2, dtype=getattr(L, out_dtype))
+        kw = {} if dtype is None else {"dtype": getattr(L, dtype)}
+        return L.mean(a, -1, out=o, **kw), o
+
+    _quiet(program)
+
+
+# ------------------------------------------------------------------- writing a leaf's part
+
+
+@pytest.mark.parametrize("key", [
+    "(False, L.tensor(0.0))", "(True, L.tensor(0.0))", "(None, L.tensor(0.0))", "L.tensor(0.0)",
+    "(..., L.tensor(0.0))", "slice(5, None)", "slice(0, 0)", "slice(None)", "slice(None, None, 2)",
+    "slice(-9, 9)", "slice(-4, None)", "slice(0, 9)", "slice(None, -9)", "slice(None, 0)",
+    "(slice(1, None), L.tensor([0.5]))"])
+@pytest.mark.parametrize("size", [4, 0])
+def test_leaf_write_refused_before_the_index_dtype(key: str, size: int) -> None:
+    # a floating index tensor goes to the index kernel, which checks it after autograd's
+    # refusal (was the dtype's IndexError first); a slice from past the end is a view
+    def program(L: Any) -> Any:
+        x = L.zeros(size, requires_grad=True)
+        x[eval(key)] = 1.0
+        return x
+
+    _quiet(program)

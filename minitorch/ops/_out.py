@@ -316,6 +316,8 @@ dtype and Long for out's dtype.
                     f"{_args.legacy(out.dtype)} for out's dtype.")
             if kind == "dtype":
                 return fn(input, *args, **_out_dtype(name, input, out, kwargs))
+            if kind == "float":
+                kwargs = _mean_dtype(input, out, kwargs)
             result = fn(input, *args, **kwargs)
             if kind == "float":  # torch's message names Float for any floating input
                 _check_cast(D.float32, out)
@@ -324,6 +326,19 @@ dtype and Long for out's dtype.
         return takes_out(into_out, name)(*args, out=out, **kwargs)
 
     return out_last(reduced, fn)
+
+
+def _mean_dtype(input: Any, out: Tensor, kwargs: dict) -> dict:
+    """mean's keywords with ``out``: a ``dtype=`` must be out's; without one a floating input
+    is summed in out's floating dtype (torch's mean.out sums into out, then divides)."""
+    dtype = kwargs.get("dtype")
+    if dtype is not None and dtype is not out.dtype:
+        raise RuntimeError(f"Expected out tensor to have dtype {_args.c_name(dtype)}, but got "
+                           f"{_args.c_name(out.dtype)} instead")
+    if dtype is None and isinstance(input, Tensor) and input.dtype.is_floating_point and \
+            out.dtype.is_floating_point:
+        return {**kwargs, "dtype": out.dtype}
+    return kwargs
 
 
 def _out_dtype(name: str, input: Tensor, out: Tensor, kwargs: dict) -> dict:
