@@ -105,11 +105,19 @@ def test_index_add_float_alpha_of_integer_self(alpha: Any, dtype: str) -> None:
 @pytest.mark.parametrize("reduce", ["amin", "amax", "prod", "mean"])
 @pytest.mark.parametrize("include_self", [True, False])
 @pytest.mark.parametrize("index", [[1], [9], []])
-def test_index_reduce_of_bool_is_refused(reduce: str, include_self: bool, index: list) -> None:
-    # torch has no bool loop at all (was a result, or the index range's refusal first)
-    _quiet(lambda L: L.tensor([False, True, False]).index_reduce(
-        0, L.tensor(index, dtype=L.int64), L.ones(len(index), dtype=L.bool), reduce,
-        include_self=include_self))
+@pytest.mark.parametrize("matrix", [False, True])
+def test_index_reduce_of_bool(reduce: str, include_self: bool, index: list,
+                              matrix: bool) -> None:
+    # torch's kernel of one dim has no bool loop (was a result, or the index range's refusal
+    # first); a matrix's has
+    def program(L: Any) -> Any:
+        x = L.tensor([False, True, False])
+        x = x.expand(2, 3).clone() if matrix else x
+        source = L.ones((2, len(index)) if matrix else len(index), dtype=L.bool)
+        return x.index_reduce(-1, L.tensor(index, dtype=L.int64), source, reduce,
+                              include_self=include_self)
+
+    _quiet(program)
 
 
 # ------------------------------------------------------------------------------------ jacfwd
@@ -198,3 +206,41 @@ def test_leaf_write_refused_before_the_index_dtype(key: str, size: int) -> None:
         return x
 
     _quiet(program)
+
+
+# ------------------------------------------------------------- index ops into an empty dim
+
+
+@pytest.mark.parametrize("shape_dim", [((0,), 0), ((0, 2), 0), ((2, 0), 1), ((0, 0), 0),
+                                       ((2, 0), 0)])
+@pytest.mark.parametrize("dtype", ["int16", "float32", "bool"])
+@pytest.mark.parametrize("op", ["copy", "copy_", "fill", "prod", "amax_excluding",
+                                "mean_excluding", "add"])
+def test_index_ops_into_an_empty_dim(shape_dim: Any, dtype: str, op: str) -> None:
+    # torch's kernels restride an empty self to the index's length (stride 0) past its empty
+    # storage, or select its first slice (was the index range's refusal, or a result)
+    shape, d = shape_dim
+
+    def program(L: Any) -> Any:
+        x = L.zeros(shape, dtype=getattr(L, dtype))
+        sshape = list(shape)
+        sshape[d] = 2
+        i, s = L.tensor([1, 0]), L.ones(sshape, dtype=getattr(L, dtype))
+        return {"copy": lambda: x.index_copy(d, i, s),
+                "copy_": lambda: x.clone().index_copy_(d, i, s),
+                "fill": lambda: x.index_fill(d, i, 3),
+                "prod": lambda: x.index_reduce(d, i, s, "prod"),
+                "amax_excluding": lambda: x.index_reduce(d, i, s, "amax", include_self=False),
+                "mean_excluding": lambda: x.index_reduce(d, i, s, "mean", include_self=False),
+                "add": lambda: x.index_add(d, i, s)}[op]()
+
+    _quiet(program)
+
+
+@pytest.mark.parametrize("alpha", [2 ** 63, 70000, 1j, True, 0.5, 1.0, 1])
+@pytest.mark.parametrize("index", [[1, -3, 1], [0, 1, 2]])
+@pytest.mark.parametrize("dtype", ["float16", "int64"])
+def test_index_add_alpha_read_before_the_index_range(alpha: Any, index: list,
+                                                     dtype: str) -> None:
+    _quiet(lambda L: L.zeros(2, 3, dtype=getattr(L, dtype)).index_add(
+        1, L.tensor(index), L.ones(2, 3, dtype=getattr(L, dtype)), alpha=alpha))

@@ -577,9 +577,7 @@ def _check_slice_bounds(s: slice) -> None:
     for bound in (s.start, s.stop):
         if bound is None:
             continue
-        if zero and isinstance(bound, Tensor) and _args.as_int(bound) not in (
-                None, 1 if bound is s.start else None):
-            # (a start tensor of 1 reads as the int, as torch 2.13 on CPython 3.11 answers)
+        if zero and isinstance(bound, Tensor) and _args.as_int(bound) is not None:
             raise SystemError("<method '__index__' of 'torch._C.TensorBase' objects> returned "
                               "a result with an exception set")
         if index(bound) in _READ_AS_FAILED and zero:
