@@ -244,3 +244,11 @@ def test_index_add_alpha_read_before_the_index_range(alpha: Any, index: list,
                                                      dtype: str) -> None:
     _quiet(lambda L: L.zeros(2, 3, dtype=getattr(L, dtype)).index_add(
         1, L.tensor(index), L.ones(2, 3, dtype=getattr(L, dtype)), alpha=alpha))
+
+
+@pytest.mark.parametrize("values", ["float32", "float64", "int64"])
+@pytest.mark.parametrize("out", ["float32", "float64", "int64"])
+def test_heaviside_out_dtype_is_the_input_dtype(values: str, out: str) -> None:
+    # torch's kernel refuses an out of another dtype (was a silent cast)
+    _quiet(lambda L: L.heaviside(L.tensor([0., 2.]), L.ones(2, dtype=getattr(L, values)),
+                                 out=L.zeros(2, dtype=getattr(L, out))))

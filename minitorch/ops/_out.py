@@ -246,6 +246,7 @@ def add_out_keywords(namespace: dict) -> None:
     namespace["where"] = where_with_out(namespace["where"])
     add_parsed_out(namespace, PARSED_OUT)
     namespace["float_power"] = float_power_with_out(namespace["float_power"])
+    namespace["heaviside"] = heaviside_with_out(namespace["heaviside"])
     for name in BINARY_WITH_OUT:
         fn = namespace.get(name)
         if fn is not None and "out" not in inspect.signature(fn).parameters:
@@ -275,6 +276,26 @@ requires dtype Double
                                    f"{_args.legacy(out.dtype)} but the operation's result "
                                    f"requires dtype {wanted}")
         return takes_out(fn, "pow", elementwise=True)(*args, out=out, **kwargs)
+
+    return out_last(checked, fn)
+
+
+def heaviside_with_out(fn: Callable) -> Callable:
+    """``heaviside`` taking ``out=``, whose dtype must be its input's (torch's kernel checks
+    it with its operands', before autograd refuses ``out``).
+
+    >>> minitorch.heaviside(minitorch.ones(1), minitorch.ones(1),
+    ...                     out=minitorch.ones(1, dtype=minitorch.float64))
+    Traceback (most recent call last):
+    RuntimeError: heaviside is not yet implemented for tensors with different dtypes.
+    """
+    @functools.wraps(fn)
+    def checked(*args: Any, out: Any = None, **kwargs: Any) -> Any:
+        if isinstance(out, Tensor) and len(args) == 2 and all(
+                isinstance(a, Tensor) for a in args) and out.dtype is not args[0].dtype:
+            raise RuntimeError("heaviside is not yet implemented for tensors with different "
+                               "dtypes.")
+        return takes_out(fn, "heaviside", elementwise=True)(*args, out=out, **kwargs)
 
     return out_last(checked, fn)
 
