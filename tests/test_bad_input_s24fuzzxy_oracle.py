@@ -252,3 +252,12 @@ def test_heaviside_out_dtype_is_the_input_dtype(values: str, out: str) -> None:
     # torch's kernel refuses an out of another dtype (was a silent cast)
     _quiet(lambda L: L.heaviside(L.tensor([0., 2.]), L.ones(2, dtype=getattr(L, values)),
                                  out=L.zeros(2, dtype=getattr(L, out))))
+
+
+@pytest.mark.parametrize("out", ["int32", "bool", "float32"])
+@pytest.mark.parametrize("grad", [False, True])
+def test_ldexp_out_of_an_integer_dtype(out: str, grad: bool) -> None:
+    # ldexp's kernel names itself (was the generic "result type Float can't be cast ..."),
+    # after autograd's refusal of out
+    _quiet(lambda L: L.ldexp(L.tensor([1., 2.], requires_grad=grad), L.tensor([1, 2]),
+                             out=L.zeros(2, dtype=getattr(L, out))))

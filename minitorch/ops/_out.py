@@ -245,8 +245,10 @@ def add_out_keywords(namespace: dict) -> None:
         namespace[name] = reducing_with_out(namespace[name], name)
     namespace["where"] = where_with_out(namespace["where"])
     add_parsed_out(namespace, PARSED_OUT)
-    namespace["float_power"] = float_power_with_out(namespace["float_power"])
-    namespace["heaviside"] = heaviside_with_out(namespace["heaviside"])
+    for name, runs, refusal in (("float_power", "pow", _float_power_refusal),
+                                ("heaviside", "heaviside", _heaviside_refusal),
+                                ("ldexp", "ldexp", _ldexp_refusal)):
+        namespace[name] = checked_out(namespace[name], runs, refusal)
     for name in BINARY_WITH_OUT:
         fn = namespace.get(name)
         if fn is not None and "out" not in inspect.signature(fn).parameters:
@@ -254,50 +256,57 @@ def add_out_keywords(namespace: dict) -> None:
                                         promoted=name in _PROMOTED)
 
 
-def float_power_with_out(fn: Callable) -> Callable:
-    """``float_power`` taking ``out=``, whose dtype must be the result's (float64, as torch
-    checks before autograd refuses ``out``, in pow's name).
+def checked_out(fn: Callable, runs: str, refusal: Callable[[tuple, Tensor], str | None]
+                ) -> Callable:
+    """``fn`` (elementwise, of two operands) taking ``out=``, whose dtype torch's kernel checks
+    first (before autograd refuses ``out`` in ``runs``'s name): ``refusal(operands, out)`` is
+    its message, None where it takes it.
 
     >>> minitorch.float_power(minitorch.ones(1), 2, out=minitorch.ones(1))
     Traceback (most recent call last):
     RuntimeError: the output given to float_power has dtype Float but the operation's result \
 requires dtype Double
     """
-    from .binary_more import float_power_type
-
-    @functools.wraps(fn)
-    def checked(*args: Any, out: Any = None, **kwargs: Any) -> Any:
-        operands = args[:2]
-        if isinstance(out, Tensor) and len(operands) == 2 and all(
-                isinstance(a, (Tensor, int, float, complex)) for a in operands):
-            wanted = float_power_type(*operands)
-            if wanted != "Double" or out.dtype is not D.float64:
-                raise RuntimeError(f"the output given to float_power has dtype "
-                                   f"{_args.legacy(out.dtype)} but the operation's result "
-                                   f"requires dtype {wanted}")
-        return takes_out(fn, "pow", elementwise=True)(*args, out=out, **kwargs)
-
-    return out_last(checked, fn)
-
-
-def heaviside_with_out(fn: Callable) -> Callable:
-    """``heaviside`` taking ``out=``, whose dtype must be its input's (torch's kernel checks
-    it with its operands', before autograd refuses ``out``).
-
-    >>> minitorch.heaviside(minitorch.ones(1), minitorch.ones(1),
-    ...                     out=minitorch.ones(1, dtype=minitorch.float64))
-    Traceback (most recent call last):
-    RuntimeError: heaviside is not yet implemented for tensors with different dtypes.
-    """
     @functools.wraps(fn)
     def checked(*args: Any, out: Any = None, **kwargs: Any) -> Any:
         if isinstance(out, Tensor) and len(args) == 2 and all(
-                isinstance(a, Tensor) for a in args) and out.dtype is not args[0].dtype:
-            raise RuntimeError("heaviside is not yet implemented for tensors with different "
-                               "dtypes.")
-        return takes_out(fn, "heaviside", elementwise=True)(*args, out=out, **kwargs)
+                isinstance(a, (Tensor, int, float, complex)) for a in args):
+            message = refusal(args, out)
+            if message is not None:
+                raise RuntimeError(message)
+        return takes_out(fn, runs, elementwise=True)(*args, out=out, **kwargs)
 
     return out_last(checked, fn)
+
+
+def _float_power_refusal(operands: tuple, out: Tensor) -> str | None:
+    """float_power's out must be of its result's dtype: float64, complex for a complex
+    number."""
+    from .binary_more import float_power_type
+
+    wanted = float_power_type(*operands)
+    if wanted == "Double" and out.dtype is D.float64:
+        return None
+    return (f"the output given to float_power has dtype {_args.legacy(out.dtype)} but the "
+            f"operation's result requires dtype {wanted}")
+
+
+def _heaviside_refusal(operands: tuple, out: Tensor) -> str | None:
+    """heaviside's out must be of its input's dtype (its operands' check, values a tensor)."""
+    if all(isinstance(a, Tensor) for a in operands) and out.dtype is not operands[0].dtype:
+        return "heaviside is not yet implemented for tensors with different dtypes."
+    return None
+
+
+def _ldexp_refusal(operands: tuple, out: Tensor) -> str | None:
+    """ldexp's floating result cast into an integer or bool out: refused in its own words
+    (by its kernel: after autograd's refusal of out)."""
+    tensors = [a for a in operands if isinstance(a, Tensor)]
+    if is_grad_enabled() and any(t.requires_grad for t in tensors):
+        return None
+    if len(tensors) == 2 and not out.dtype.is_floating_point:
+        return f"ldexp can't be cast to the desired output type {_args.legacy(out.dtype)}"
+    return None
 
 
 # torch's reductions over dims that take ``out=``, by how their kernel reads out's dtype:
