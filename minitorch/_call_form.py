@@ -387,7 +387,7 @@ _PARSER_TYPES.update({"Dims": _PARSER_TYPES["tuple of ints"],  # minitorch's nam
                       "int[]": ("tuple of ints", lambda v: isinstance(v, (tuple, list)) and
                                 _ints_like(v))})
 # the ops whose Tensor parameters torch's parser lets a Python number through (it wraps it)
-_NUMBERS_AS_TENSORS = frozenset({"add", "sub", "mul", "div", "true_divide", "floor_divide",
+NUMBERS_AS_TENSORS = frozenset({"add", "sub", "mul", "div", "true_divide", "floor_divide",
                                  "subtract", "multiply", "divide"})
 # the torch type of a parameter annotated ``Any`` by its name, where every op that has it
 # gives it that type (an op declares another by :func:`parser_types`)
@@ -558,7 +558,7 @@ def _first_type_error(name: str, params: tuple, args: tuple, kwargs: dict,
         else:
             continue
         if kind is None or (optional and value is None) or kind[1](value) or (
-                kind[0] == "Tensor" and name.rstrip("_") in _NUMBERS_AS_TENSORS and
+                kind[0] == "Tensor" and name.rstrip("_") in NUMBERS_AS_TENSORS and
                 isinstance(value, (int, float, complex))):
             continue
         if kind[0] == "tuple of ints" and isinstance(value, (tuple, list)) and where:

@@ -862,18 +862,24 @@ def _refuse_leaf_write(self: Tensor, key: Any, value: Any) -> None:
     tensor's shape where the key is basic only (torch expands the value, then copies); it
     names a leaf, or a view of one where the basic indexing made a view."""
     parts = indexing.key_parts(key)
-    basic = tuple((slice(None),) * _consumed_dims(p) if indexing.is_index_array(p) else (p,)
-                  for p in parts)
+    basic = tuple((slice(None),) * _consumed_dims(p) if _indexes(p) else (p,) for p in parts)
     lone = len(parts) == 1 and not isinstance(key, tuple) and \
-        not indexing.is_index_array(parts[0])  # a lone int or slice: 0-d's own refusals
+        not _indexes(parts[0])  # a lone int or slice: 0-d's own refusals
     checked = indexing.check_key(self, parts[0] if lone else sum(basic, ()))
-    indexed = any(indexing.is_index_array(p) or isinstance(p, bool) or (  # a bool's mask
+    indexed = any(_indexes(p) or isinstance(p, bool) or (  # a bool's mask
         isinstance(p, Tensor) and p.dtype.name == "bool") for p in parts)  # a 0-d mask too
     if isinstance(value, Tensor) and not indexed:
         indexing.check_value_shape(self, checked, value)
     view = self._grad_fn is not None or _sliced(self, indexing.array_key(checked, self._xp))
     raise RuntimeError(f"a {'view of a ' if view else ''}leaf Variable that requires grad is "
                        "being used in an in-place operation.")
+
+
+def _indexes(part: Any) -> bool:
+    """Whether a key's ``part`` goes to torch's index kernel: an index tensor, array or list,
+    or a floating tensor (which that kernel refuses, after the in-place check)."""
+    return indexing.is_index_array(part) or (isinstance(part, Tensor) and
+                                             part.dtype.is_floating_point)
 
 
 def _leaf_view(t: Tensor) -> bool:
@@ -896,7 +902,7 @@ def _sliced(self: Tensor, parts: tuple) -> bool:
     dim = 0
     for p in parts:
         if isinstance(p, slice):
-            if p.indices(self.shape[dim]) != (0, self.shape[dim], 1):
+            if not _whole_slice(p, self.shape[dim]):
                 return True
             dim += 1
         elif p is None or isinstance(p, bool) or not getattr(p, "ndim", 0):
@@ -904,6 +910,20 @@ def _sliced(self: Tensor, parts: tuple) -> bool:
         else:
             dim += p.ndim if _args.kind_of(getattr(p, "_data", p).dtype) == "bool" else 1
     return False
+
+
+def _whole_slice(s: slice, size: int) -> bool:
+    """Whether torch's basic indexing keeps the tensor itself for slice ``s`` of a dim of
+    ``size``: a step of 1 from 0 to the end, the bounds as written (a negative one is a view,
+    even ``-size``), a stop past the end clipped, a start past it not (``x[5:]`` of an empty
+    ``x`` is a view).
+
+    >>> _whole_slice(slice(None), 0), _whole_slice(slice(5, None), 0)
+    (True, False)
+    """
+    start, stop, step = (None if b is None else int(b) for b in (s.start, s.stop, s.step))
+    return step in (None, 1) and start in (None, 0) and (
+        stop is None or (stop >= 0 and min(stop, size) == size))
 
 
 _OPERANDS = (Tensor, int, float, complex)  # bool is an int

@@ -132,6 +132,19 @@ def _summarized(array: np.ndarray) -> np.ndarray:
     return array[np.ix_(*(_edges(n) for n in array.shape))] if array.ndim else array
 
 
+def _format(spec: str, value: float) -> str:
+    """``value`` in ``spec``, made with the print options' precision, which torch never checks:
+    a bad one (``2.5``, ``-1``) fails in Python's ``format`` as torch's does, with its words.
+
+    >>> _format("{:.2f}", 1.0)
+    '1.00'
+    """
+    try:
+        return spec.format(value)
+    except ValueError as error:  # (Python's own refusal, passed on as torch passes it)
+        raise ValueError(str(error)) from None
+
+
 class _Formatter:
     """torch's ``_Formatter``: one rule and one width for every shown element."""
 
@@ -150,11 +163,11 @@ class _Formatter:
                          if PRINT_OPTS.sci_mode is None else PRINT_OPTS.sci_mode)
         precision = PRINT_OPTS.precision
         if self.sci_mode:
-            widths = (len(f"{{:.{precision}e}}".format(v)) for v in nonzero)
+            widths = (len(_format(f"{{:.{precision}e}}", v)) for v in nonzero)
         elif self.int_mode:  # the trailing dot counts
             widths = (len(f"{v:.0f}") + 1 for v in nonzero)
         else:
-            widths = (len(f"{{:.{precision}f}}".format(v)) for v in nonzero)
+            widths = (len(_format(f"{{:.{precision}f}}", v)) for v in nonzero)
         self.width = max(1, *widths)
 
     def format(self, value: Any) -> str:
@@ -162,11 +175,11 @@ class _Formatter:
         if not self.floating:
             text = f"{value}"
         elif self.sci_mode:
-            text = f"{{:{self.width}.{precision}e}}".format(value)
+            text = _format(f"{{:{self.width}.{precision}e}}", value)
         elif self.int_mode:
             text = f"{value:.0f}" + ("." if math.isfinite(value) else "")
         else:
-            text = f"{{:.{precision}f}}".format(value)
+            text = _format(f"{{:.{precision}f}}", value)
         return (self.width - len(text)) * " " + text
 
 

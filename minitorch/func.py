@@ -575,6 +575,8 @@ def jacfwd(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
             zero = _push(target, args, nums, spec, leaves, k=None, has_aux=has_aux) \
                 if first is None or any(not x.numel() for x in leaves) else None
         output, aux = first or _first(zero, has_aux)
+        if first is None and has_aux:
+            _check_aux_has_columns(aux)
         outputs, out_spec = _flatten(output)
         slopes = _flatten(zero[1])[0] if zero else outputs
         jac = []
@@ -586,6 +588,13 @@ def jacfwd(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
         jac = _unflatten(jac, out_spec)
         return (jac, aux) if has_aux else jac
     return wrapper
+
+
+def _check_aux_has_columns(aux: Any) -> None:
+    """Refuse, as torch does, the aux of a Jacobian over no input element: torch keeps the
+    aux of its first column, and with no columns a tensor aux has no first one to give."""
+    if any(isinstance(leaf, Tensor) for leaf in _flatten(aux)[0]):
+        raise IndexError("index 0 is out of bounds for dimension 0 with size 0")
 
 
 def _unplaced(func: Callable[..., Any], args: tuple, positions: list) -> Callable[..., Any]:

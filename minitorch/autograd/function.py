@@ -216,7 +216,8 @@ class BackwardCFunction(Node, FunctionCtx):
         backward on tensors."""
         self._check_not_released()
         cls = self._forward_cls
-        if cls.backward_arrays is not None and cls._trusted and not _among(None, grads):
+        if cls.backward_arrays is not None and cls._trusted and not _among(None, grads) \
+                and not _unpacks_by_hook(self):
             inputs = []
             for g in grads:
                 inputs.append(g._data if isinstance(g, T.Tensor) else g)
@@ -239,6 +240,13 @@ class BackwardCFunction(Node, FunctionCtx):
         if cls._trusted:
             return result
         return _validate_grads(self, result)
+
+
+def _unpacks_by_hook(node: BackwardCFunction) -> bool:
+    """Whether a tensor ``node`` saved comes back from an unpack hook, which may give any
+    shape or dtype: its backward then runs on tensors, whose ops refuse what does not fit in
+    torch's words (on arrays, numpy's)."""
+    return any(getattr(s, "_unpack_hook", None) is not None for s in node._saved)
 
 
 def _user_backward(node: BackwardCFunction, *grads: Any) -> Any:

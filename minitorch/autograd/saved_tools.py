@@ -56,6 +56,11 @@ def disable_saved_tensors_hooks(error_message: str) -> Iterator[None]:
     Traceback (most recent call last):
     RuntimeError: not here
     """
+    if not isinstance(error_message, (str, bytes)):  # torch's binding's refusal (pybind's str)
+        raise TypeError("_saved_tensors_hooks_disable(): incompatible function arguments. The "
+                        "following argument types are supported:\n    1. (error_message: str, "
+                        "fail_if_non_empty: bool = True) -> None\n\nInvoked with: "
+                        f"{error_message!r}")
     state = graph._hook_state
     if state.stack:
         raise RuntimeError(error_message)

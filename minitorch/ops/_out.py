@@ -42,9 +42,13 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
     def with_out(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
         if out is None:
             return fn(*args, **kwargs)
-        _args.tensor_args(name or fn.__name__, (out, "out", None))  # the parser's check
+        label = name or fn.__name__
+        _number_first(label, fn, args, kwargs, out)
+        _args.tensor_args(label, (out, "out", None))  # the parser's check
         operands = _tensors_of((*args, *kwargs.values()))
-        _refuse_grad(name or fn.__name__, [*operands, out])
+        _refuse_grad(label, [*operands, out])
+        if label in _COMPLEX_CAST_FIRST:
+            _complex_into(args[:2], out)
         if promoted and len(args) >= 2 and all(
                 isinstance(a, (Tensor, int, float)) for a in args[:2]):
             _check_cast(D.result_type(*args[:2]), out)
@@ -78,6 +82,36 @@ def out_last(wrapper: Callable, fn: Callable, kind: str = "Tensor") -> Callable:
                                         annotation=f"{kind} | None"))
     wrapper.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
     return wrapper
+
+
+def _number_first(name: str, fn: Callable, args: tuple, kwargs: dict, out: Any) -> None:
+    """torch's parser refusal of a number first operand with ``out``, where none of ``fn``'s
+    overloads taking a number first (``remainder``'s ``Number self, Tensor other``) has
+    ``out``, and the parser does not take a number for a tensor (as ``floor_divide``'s)."""
+    signatures = getattr(fn, "torch_signatures", ())
+    if not signatures or not args or not isinstance(args[0], (int, float, complex)) or \
+            name in _call_form.NUMBERS_AS_TENSORS:
+        return
+    if not any(s.startswith("Number") and "out" in s for s in signatures):
+        raise _args.invalid_combination(name, args, *signatures,
+                                        keywords={**kwargs, "out": out})
+
+
+# ops taking a number operand whose promoted result type (complex for a complex number)
+# torch's TensorIterator casts into out's dtype before its kernel could refuse complex
+_COMPLEX_CAST_FIRST = frozenset({
+    "remainder", "fmod", "floor_divide", "bitwise_and", "bitwise_or", "bitwise_xor",
+    "bitwise_left_shift", "bitwise_right_shift", "copysign", "xlogy", "pow", "sub", "div",
+    "add", "mul"})
+
+
+def _complex_into(operands: tuple, out: Tensor) -> None:
+    """torch's refusal of a complex result (a tensor and a complex number) for ``out``, of a
+    real dtype as all of minitorch's are."""
+    tensors = [a for a in operands if isinstance(a, Tensor)]
+    if tensors and any(isinstance(a, complex) for a in operands):
+        raise RuntimeError(f"result type {_args.complex_name(tensors[0].dtype)} can't be cast "
+                           f"to the desired output type {_args.legacy(out.dtype)}")
 
 
 def _tensors_of(values: tuple) -> list:
@@ -211,11 +245,68 @@ def add_out_keywords(namespace: dict) -> None:
         namespace[name] = reducing_with_out(namespace[name], name)
     namespace["where"] = where_with_out(namespace["where"])
     add_parsed_out(namespace, PARSED_OUT)
+    for name, runs, refusal in (("float_power", "pow", _float_power_refusal),
+                                ("heaviside", "heaviside", _heaviside_refusal),
+                                ("ldexp", "ldexp", _ldexp_refusal)):
+        namespace[name] = checked_out(namespace[name], runs, refusal)
     for name in BINARY_WITH_OUT:
         fn = namespace.get(name)
         if fn is not None and "out" not in inspect.signature(fn).parameters:
             namespace[name] = takes_out(fn, _RUNS.get(name, name), elementwise=True,
                                         promoted=name in _PROMOTED)
+
+
+def checked_out(fn: Callable, runs: str, refusal: Callable[[tuple, Tensor], str | None]
+                ) -> Callable:
+    """``fn`` (elementwise, of two operands) taking ``out=``, whose dtype torch's kernel checks
+    first (before autograd refuses ``out`` in ``runs``'s name): ``refusal(operands, out)`` is
+    its message, None where it takes it.
+
+    >>> minitorch.float_power(minitorch.ones(1), 2, out=minitorch.ones(1))
+    Traceback (most recent call last):
+    RuntimeError: the output given to float_power has dtype Float but the operation's result \
+requires dtype Double
+    """
+    @functools.wraps(fn)
+    def checked(*args: Any, out: Any = None, **kwargs: Any) -> Any:
+        if isinstance(out, Tensor) and len(args) == 2 and all(
+                isinstance(a, (Tensor, int, float, complex)) for a in args):
+            message = refusal(args, out)
+            if message is not None:
+                raise RuntimeError(message)
+        return takes_out(fn, runs, elementwise=True)(*args, out=out, **kwargs)
+
+    return out_last(checked, fn)
+
+
+def _float_power_refusal(operands: tuple, out: Tensor) -> str | None:
+    """float_power's out must be of its result's dtype: float64, complex for a complex
+    number."""
+    from .binary_more import float_power_type
+
+    wanted = float_power_type(*operands)
+    if wanted == "Double" and out.dtype is D.float64:
+        return None
+    return (f"the output given to float_power has dtype {_args.legacy(out.dtype)} but the "
+            f"operation's result requires dtype {wanted}")
+
+
+def _heaviside_refusal(operands: tuple, out: Tensor) -> str | None:
+    """heaviside's out must be of its input's dtype (its operands' check, values a tensor)."""
+    if all(isinstance(a, Tensor) for a in operands) and out.dtype is not operands[0].dtype:
+        return "heaviside is not yet implemented for tensors with different dtypes."
+    return None
+
+
+def _ldexp_refusal(operands: tuple, out: Tensor) -> str | None:
+    """ldexp's floating result cast into an integer or bool out: refused in its own words
+    (by its kernel: after autograd's refusal of out)."""
+    tensors = [a for a in operands if isinstance(a, Tensor)]
+    if is_grad_enabled() and any(t.requires_grad for t in tensors):
+        return None
+    if len(tensors) == 2 and not out.dtype.is_floating_point:
+        return f"ldexp can't be cast to the desired output type {_args.legacy(out.dtype)}"
+    return None
 
 
 # torch's reductions over dims that take ``out=``, by how their kernel reads out's dtype:
@@ -255,6 +346,8 @@ dtype and Long for out's dtype.
                     f"{_args.legacy(out.dtype)} for out's dtype.")
             if kind == "dtype":
                 return fn(input, *args, **_out_dtype(name, input, out, kwargs))
+            if kind == "float":
+                kwargs = _mean_dtype(input, out, kwargs)
             result = fn(input, *args, **kwargs)
             if kind == "float":  # torch's message names Float for any floating input
                 _check_cast(D.float32, out)
@@ -263,6 +356,19 @@ dtype and Long for out's dtype.
         return takes_out(into_out, name)(*args, out=out, **kwargs)
 
     return out_last(reduced, fn)
+
+
+def _mean_dtype(input: Any, out: Tensor, kwargs: dict) -> dict:
+    """mean's keywords with ``out``: a ``dtype=`` must be out's; without one a floating input
+    is summed in out's floating dtype (torch's mean.out sums into out, then divides)."""
+    dtype = kwargs.get("dtype")
+    if dtype is not None and dtype is not out.dtype:
+        raise RuntimeError(f"Expected out tensor to have dtype {_args.c_name(dtype)}, but got "
+                           f"{_args.c_name(out.dtype)} instead")
+    if dtype is None and isinstance(input, Tensor) and input.dtype.is_floating_point and \
+            out.dtype.is_floating_point:
+        return {**kwargs, "dtype": out.dtype}
+    return kwargs
 
 
 def _out_dtype(name: str, input: Tensor, out: Tensor, kwargs: dict) -> dict:

@@ -311,10 +311,22 @@ def float_power(input: Any, exponent: Any) -> Tensor:
     for v in (input, exponent):  # a Scalar the parser cannot hold
         if type(v) is int and not _args.INT64_MIN <= v < 2 ** 64:
             raise _args.int_overflow(v)
-    base, power = (v.to(float64) if isinstance(v, Tensor) else  # (pow refuses a complex)
-                   v if isinstance(v, complex) else float(v)
+    if float_power_type(input, exponent) != "Double":
+        raise TypeError("minitorch has no complex tensors: it cannot compute with "
+                        f"{next(v for v in (input, exponent) if isinstance(v, complex))!r}")
+    base, power = (v.to(float64) if isinstance(v, Tensor) else float(v)
                    for v in (_args.numpy_scalar(input), _args.numpy_scalar(exponent)))
     return pointwise.pow(base, power)
+
+
+def float_power_type(*operands: Any) -> str:
+    """torch's name of float_power's result type: complex where an operand is a complex
+    number, double otherwise.
+
+    >>> float_power_type(minitorch.ones(1), 2j)
+    'ComplexDouble'
+    """
+    return "ComplexDouble" if any(isinstance(v, complex) for v in operands) else "Double"
 
 
 def float_power_(self: Tensor, exponent: Any) -> Tensor:
@@ -325,10 +337,11 @@ def float_power_(self: Tensor, exponent: Any) -> Tensor:
     """
     _tensor_operand("float_power_", self, exponent, "exponent", number_out=True)
     _args.unpack_int(exponent)  # the parser's reading of a Number, before the op's checks
-    if self.dtype is not float64:
+    wanted = float_power_type(exponent)
+    if self.dtype is not float64 or wanted != "Double":
         raise RuntimeError(f"the base given to float_power_ has dtype "
                            f"{_args.legacy(self.dtype)} but the operation's result requires "
-                           "dtype Double")
+                           f"dtype {wanted}")
     return self._inplace(float_power, exponent)
 
 

@@ -19,6 +19,7 @@ from .._tensor import Tensor, check_inplace_allowed
 from .._warn_once import warn_once
 from ._base import Op, wrap
 from ._out import takes_out
+from .index_write import check_restrided
 from .inplace_more import check_index_add, check_index_range
 
 __all__ = ["METHODS", "IndexReduce", "index_reduce", "index_reduce_"]
@@ -139,10 +140,17 @@ def _checked(fn: str, input: Tensor, dim: Any, index: Any, source: Any, reduce: 
     d = _args.wrap_dim(dim, input.dim())
     check_index_add(input, d, index, source, None, fn="index_reduce_", ranged=False)
     warn_once("index_reduce() is in beta and the API may change at any time.")
-    if input.dtype.name == "bool" and not include_self:  # the kernel's own loops
-        raise _args.not_implemented("index_reduce_func_exclude_input_init", input.dtype)
+    if not include_self:  # the loop over no self's values: bool has none, then the restride
+        if input.dtype.name == "bool":
+            raise _args.not_implemented("index_reduce_func_exclude_input_init", input.dtype)
+        check_restrided(input, d, index.numel())
+    if input.dim() > 1 and not input.shape[d] and index.numel():  # its first slice
+        raise IndexError(f"select(): index 0 out of range for tensor of size "
+                         f"{list(input.shape)} at dimension {d}")
+    if input.dtype.name == "bool" and input.dim() < 2:  # the kernel of one dim has no bool
+        raise _args.not_implemented("index_func_", input.dtype)  # loop (a matrix's has)
     check_index_range(input, d, index, None)
-    if reduce == "mean" and input.dtype.name == "bool":
+    if reduce == "mean" and input.dtype.name == "bool" and index.numel():
         raise _args.not_implemented("div_floor_cpu", input.dtype)
     return d
 

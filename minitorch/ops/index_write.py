@@ -231,12 +231,13 @@ def _index_copy_checked(fn: str, input: Tensor, dim: Any, index: Any, source: An
     if fn.endswith("_"):
         check_no_overlap(input, source)
     size, data = (input.shape[d] if input.dim() else 1), index._data
+    check_restrided(input, d, index.numel())
     bad = (data < 0) | (data >= size)
-    if index.numel() and bool(index._xp.any(bad)):
+    if index.numel() and input.numel() and bool(index._xp.any(bad)):
         first = int(to_numpy(data).reshape(-1)[to_numpy(bad).reshape(-1)][0])
         raise IndexError(f"{name}: index {first} is out of bounds for dimension {d} with "
                          f"size {size}")
-    return _slices(input, d, index)
+    return _slices(input, d, index if input.numel() else index.reshape(-1)[:0])
 
 
 def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
@@ -331,8 +332,7 @@ def _index_fill_checked(fn: str, input: Any, dim: Any, index: Any, value: Any) -
     if index.dim() > 1:
         raise RuntimeError("Index has to be a vector/scalar")
     size, data = (input.shape[d] if input.dim() else 1), index._data
-    if size == 0 and index.numel():
-        raise _restrided_empty(input, d, index.numel())
+    check_restrided(input, d, index.numel())
     value = fill_value(value, input.dtype)  # the value's item before the indices' bounds
     bad = (data < -size) | (data >= size)  # (an empty input's kernel reads no index)
     if index.numel() and input.numel() and bool(index._xp.any(bad)):
@@ -343,18 +343,22 @@ def _index_fill_checked(fn: str, input: Any, dim: Any, index: Any, value: Any) -
     return _slices(input, d, index if input.numel() else index.reshape(-1)[:0]), value
 
 
-def _restrided_empty(input: Tensor, dim: int, n: int) -> RuntimeError:
-    """torch's refusal of index_fill into a dim of size 0: its kernel restrides ``input`` to
-    ``n`` (the index's length) along ``dim`` with stride 0, past the empty storage."""
+def check_restrided(input: Tensor, dim: int, n: int) -> None:
+    """torch's refusal of index_fill, index_copy or index_reduce (not including self) into a
+    dim of size 0 with ``n`` indices: its kernel restrides ``input`` to ``n`` along ``dim``
+    with stride 0, past the empty storage (unless another dim of size 0 needs none)."""
+    if not n or (input.shape[dim] if input.dim() else 1):
+        return
     sizes, strides, stride = list(input.shape), [0] * input.dim(), 1
     for i in reversed(range(input.dim())):
         strides[i] = 0 if i == dim else stride
         stride *= max(sizes[i], 1)
     sizes[dim] = n
     needed = input.element_size() * (1 + sum((s - 1) * st for s, st in zip(sizes, strides)))
-    return RuntimeError(f"setStorage: sizes {sizes}, strides {strides}, storage offset 0, and "
-                        f"itemsize {input.element_size()} requiring a storage size of {needed} "
-                        "are out of bounds for storage of size 0")
+    if needed > 0:
+        raise RuntimeError(f"setStorage: sizes {sizes}, strides {strides}, storage offset 0, "
+                           f"and itemsize {input.element_size()} requiring a storage size of "
+                           f"{needed} are out of bounds for storage of size 0")
 
 
 def _filled(input: Tensor, key: tuple, value: Any) -> tuple:

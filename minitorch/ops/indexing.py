@@ -550,13 +550,38 @@ def _clipped(s: slice, size: int) -> slice:
     """``s`` with its bounds inside ``size`` (the standard leaves out-of-range bounds out); a
     bound may be a bool (an int to Python's slice and to torch)."""
     s = _int_bounds(s)
-    for bound in (s.start, s.stop, s.step):
-        if bound is not None and type(bound) is not int and _args.as_int(bound) is None:
-            raise TypeError("slice indices must be integers or None or have an __index__ method")
+    _check_slice_bounds(s)
     if s.step is not None and s.step <= 0:
         raise ValueError("step must be greater than zero" if s.step else
                          "slice step cannot be zero")
     return slice(*s.indices(size))
+
+
+# the bounds torch's reading of a slice takes for a failure while an error is pending (as
+# torch 2.13 on CPython answers: -1, and the two lowest)
+_READ_AS_FAILED = frozenset({-1, -2 ** 63, -2 ** 63 + 1})
+
+
+def _check_slice_bounds(s: slice) -> None:
+    """torch's reading of a slice's bounds: the step first, whose zero it refuses only once
+    start and stop are read, so meanwhile a tensor bound's ``__index__`` runs with that
+    refusal pending (Python's SystemError) and a bound of -1 reads as a failure (the
+    refusal surfaces there, before a later bound's type is checked)."""
+    def index(bound: Any) -> int:
+        i = bound if type(bound) is int else _args.as_int(bound)
+        if i is None:
+            raise TypeError("slice indices must be integers or None or have an __index__ method")
+        return i
+
+    zero = s.step is not None and index(s.step) == 0
+    for bound in (s.start, s.stop):
+        if bound is None:
+            continue
+        if zero and isinstance(bound, Tensor) and _args.as_int(bound) is not None:
+            raise SystemError("<method '__index__' of 'torch._C.TensorBase' objects> returned "
+                              "a result with an exception set")
+        if index(bound) in _READ_AS_FAILED and zero:
+            break
 
 
 def _int_bounds(s: slice) -> slice:

@@ -164,9 +164,14 @@ def _index_key(fn: str, self: Tensor, dim: Any, index: Any, source: Any, alpha: 
     if fn.endswith("_"):
         check_inplace_allowed(self, source)
     d = _args.wrap_dim(dim, self.dim())
-    check_index_add(self, d, index, source, alpha)
-    if type(alpha) is not int or alpha != 1:  # the kernel reads it in self's dtype
+    check_index_add(self, d, index, source, alpha, ranged=False)
+    given = alpha
+    if type(alpha) is not int or alpha != 1:  # the kernel reads it in self's dtype, first
         _args.assigned(alpha, self.dtype, unsigned=True)
+        if isinstance(alpha, float) and not self.dtype.is_floating_point and \
+                self.dtype.name != "bool":
+            alpha = int(alpha)  # an integer self's kernel truncates it (0.5 adds nothing)
+    check_index_range(self, d, index, given)
     return (slice(None),) * d + (self._xp.reshape(index._data, (-1,)),), alpha
 
 
@@ -216,7 +221,7 @@ def check_index_range(self: Tensor, d: int, index: Tensor, alpha: Any) -> None:
     outside = (data < 0) | (data >= size)
     if not bool(xp.any(outside)):
         return
-    if self.dim() > 1 and d in (0, self.dim() - 1) and alpha == 1 and \
+    if self.dim() > 1 and d in (0, self.dim() - 1) and alpha == 1 and alpha is not True and \
             index.dtype.name == "int64":
         first = int(data[int(xp.argmax(outside))])
         raise RuntimeError(f"index {first} is out of bounds for dimension {d} with size {size}")

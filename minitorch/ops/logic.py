@@ -92,6 +92,7 @@ def _shift(name: str, kernel: str, operator: str) -> Any:
         return shift(kernel, input, other)
 
     fn.__name__ = name
+    fn.torch_signatures = BITWISE_SIGNATURES  # type: ignore[attr-defined]
     fn.__doc__ = (f"``input {operator} other``: integers' bits shifted (every bit out past the "
                   f"width).\n\n    >>> minitorch.{name}(minitorch.tensor([8]), 2).dtype\n"
                   "    torch.int64\n    ")

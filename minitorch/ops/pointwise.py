@@ -1834,12 +1834,12 @@ def fmod(input: Any, other: Any) -> Tensor:
 def _modulo(fn: str, op: Any, scalar_op: Any, input: Any, other: Any) -> Tensor:
     _tensor_operand(fn, input, other, "other")
     _args.tensor_or_number(fn, other, "other", 2)
+    if not isinstance(input, Tensor) and fn == "fmod":  # no overload for a number dividend
+        raise _args.invalid_combination(
+            fn, (input, other), "Tensor input, Tensor other, *, Tensor out = None",
+            "Tensor input, Number other, *, Tensor out = None")
     _args.no_complex_kernel(fn, input, other)
     if not isinstance(input, Tensor):
-        if fn == "fmod":  # fmod has no overload for a number dividend
-            raise _args.invalid_combination(
-                fn, (input, other), "Tensor input, Tensor other, *, Tensor out = None",
-                "Tensor input, Number other, *, Tensor out = None")
         return RemainderNumber.on(like_tensor(other, input), other)
     return (op if isinstance(other, Tensor) else scalar_op).apply(input, other)
 
