@@ -124,7 +124,7 @@ BINARY_WITH_OUT = (
     "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal",
     "not_equal", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or",
     "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "hypot", "copysign",
-    "xlogy", "nextafter", "ldexp", "heaviside", "lerp", "polygamma")
+    "xlogy", "nextafter", "ldexp", "heaviside", "lerp", "polygamma", "igamma", "igammac")
 
 # those whose result has their operands' promoted dtype, and whose own refusals come from
 # their kernel (after out's dtype is checked)
