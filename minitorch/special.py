@@ -33,6 +33,7 @@ from .ops.special_more import (
 )
 from .ops.special_more import polynomial as _polynomial
 from .ops.special_more import xlog1py as _xlog1py
+from .ops.special_more import zeta as _zeta
 
 __all__ = ["airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1",
            "chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v",
@@ -45,7 +46,7 @@ __all__ = ["airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1",
            "scaled_modified_bessel_k0", "scaled_modified_bessel_k1",
            "shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u",
            "shifted_chebyshev_polynomial_v", "shifted_chebyshev_polynomial_w", "sinc", "softmax",
-           "spherical_bessel_j0", "xlog1py", "xlogy"]
+           "spherical_bessel_j0", "xlog1py", "xlogy", "zeta"]
 
 
 @_call_form.alias_of("sigmoid")
@@ -370,6 +371,21 @@ def gammaincc(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Ten
     tensor([0.3679])
     """
     return minitorch.igammac(input, other, out=out)
+
+
+@_call_form.alias_of("special_zeta")
+@_call_form.overloads("Tensor self, Tensor other, *, Tensor out = None",
+                      "Number self, Tensor other, *, Tensor out = None",
+                      "Tensor self, Number other, *, Tensor out = None")
+def zeta(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
+    """Hurwitz's zeta function ``Σ_k (k + other)^-input``.
+
+    >>> minitorch.special.zeta(minitorch.tensor([2.]), minitorch.tensor([1.]))
+    tensor([1.6449])
+    """
+    if out is not None:
+        return _takes_out(_zeta, "special_zeta")(input, other, out=out)
+    return _zeta(input, other)
 
 
 _ = (igamma, igammac)

@@ -22,7 +22,7 @@ from ._out import takes_out
 from .gamma import Lgamma
 from .kl_div import _number, _xlogy
 from .pointwise import _meta, _reduce, _unary, check_broadcast, where
-from .special_functions import bessel_array
+from .special_functions import bessel_array, refuse_halves
 from .special_series import (
     entr_array,
     erfcx_array,
@@ -32,11 +32,34 @@ from .special_series import (
     ndtri_array,
     polynomial_array,
     scaled_i_array,
+    zeta_array,
 )
 
-__all__ = ["METHODS", "Entr", "Erfcx", "I0e", "I1e", "Igamma", "Igammac", "LogNdtr", "Ndtri",
-           "Xlog1py", "Xlog1pyOther", "Xlog1pySelf", "igamma", "igammac", "modified_i",
-           "no_grad_unary", "polynomial", "special_unary", "xlog1py"]
+__all__ = [
+    "METHODS",
+    "Entr",
+    "Erfcx",
+    "I0e",
+    "I1e",
+    "Igamma",
+    "Igammac",
+    "LogNdtr",
+    "Ndtri",
+    "Xlog1py",
+    "Xlog1pyOther",
+    "Xlog1pySelf",
+    "Zeta",
+    "ZetaOther",
+    "ZetaSelf",
+    "igamma",
+    "igammac",
+    "modified_i",
+    "no_grad_unary",
+    "polynomial",
+    "special_unary",
+    "xlog1py",
+    "zeta",
+]
 
 _SQRT_2PI = math.sqrt(2 * math.pi)
 
@@ -60,7 +83,8 @@ I0e = _unary("I0e", "special_i0e", lambda xp, a: scaled_i_array(xp, a, 0),
 
 def _i1e_grad(g: Tensor, x: Tensor) -> Tensor:
     """torch's ``i1e_backward``: ``i0e(x) - i1e(x) (sgn x + 1/x)``, 1/2 where ``|x|`` is
-    below epsilon."""
+    below epsilon (its kernel has no half types)."""
+    refuse_halves("i1e_backward", x)
     eps = 2.0 ** -52 if x.dtype.name == "float64" else 2.0 ** -23
     not_tiny = x.abs() > eps
     safe = where(not_tiny, x, eps)
@@ -267,3 +291,79 @@ def xlog1py(input: Any, other: Any) -> Tensor:
     _args.tensor_args(name, (input, "self", 1), (other, "other", 2))
     check_broadcast(input, other)
     return Xlog1py.apply(input, other)
+
+
+class Zeta(Op):
+    """Hurwitz's zeta of ``input`` (the power) at ``other`` (the shift); one may be a number
+    (torch's ``SpecialZetaBackward1``/``2``); only ``other``'s derivative exists."""
+
+    node_name = "SpecialZetaBackward0"
+    _profile_name = "aten::special_zeta"
+
+    @classmethod
+    def forward(cls, ctx: Any, *tensors: Tensor, number: Any = None) -> Tensor:
+        ctx.metas = [_meta(t) for t in tensors]
+        ctx.save_for_backward(*tensors)
+        ctx.number = number
+        x, q = Xlog1pyOther.operands(tensors, number) if cls is ZetaOther else \
+            Xlog1pySelf.operands(tensors, number) if cls is ZetaSelf else tensors
+        xp = tensors[0]._xp
+        xa, qa, dt = cast_operands(x, q)
+        if not dt.is_floating_point:
+            from .._dtype import get_default_dtype
+
+            dt = get_default_dtype()
+        target = getattr(xp, dt.name)
+        xa, qa = (xp.astype(xp.asarray(v), target) for v in (xa, qa))
+        return wrap(zeta_array(xp, xa, qa))
+
+    @classmethod
+    def backward(cls, ctx: Any, g: Tensor) -> tuple:
+        if cls is not ZetaSelf and ctx.needs_input_grad[0]:
+            raise NotImplementedError("the derivative for 'zeta' is not implemented.")
+        tensors = ctx.saved_tensors
+        x, q = (tensors[0], ctx.number) if cls is ZetaOther else \
+            (ctx.number, tensors[0]) if cls is ZetaSelf else tensors
+        if cls is ZetaOther:
+            return (None,)
+        grad = _reduce(g * -x * zeta(x + 1, q), ctx.metas[-1])
+        return (grad,) if cls is ZetaSelf else (None, grad)
+
+
+class ZetaOther(Zeta):
+    """``zeta(tensor, number)``."""
+
+    node_name = "SpecialZetaBackward2"
+
+
+class ZetaSelf(Zeta):
+    """``zeta(number, tensor)``."""
+
+    node_name = "SpecialZetaBackward1"
+
+
+def zeta(input: Any, other: Any) -> Tensor:
+    """Hurwitz's zeta function ``Σ_k (k + other)^-input`` (either may be a number).
+
+    >>> zeta(minitorch.tensor([2.]), 1.)
+    tensor([1.6449])
+    """
+    name = "special_zeta"
+    if isinstance(other, Tensor) and _number(input) is not None:
+        _zeta_type(input, other)
+        return ZetaSelf.apply(other, number=_number(input))
+    if isinstance(input, Tensor) and _number(other) is not None:
+        _zeta_type(input, other)
+        return ZetaOther.apply(input, number=_number(other))
+    _args.tensor_args(name, (input, "self", 1), (other, "other", 2))
+    check_broadcast(input, other)
+    _zeta_type(input, other)
+    return Zeta.apply(input, other)
+
+
+def _zeta_type(input: Any, other: Any) -> None:
+    from .._dtype import result_type
+
+    dt = result_type(input, other)
+    if dt.name in ("float16", "bfloat16") or dt.is_complex:
+        raise _args.not_implemented("zeta_cpu", dt)

@@ -32,9 +32,22 @@ from .special_functions import (
     erfc_array,
 )
 
-__all__ = ["airy_ai_array", "bessel_j_array", "bessel_k_array", "bessel_y_array",
-           "entr_array", "erfcx_array", "float_operand", "igamma_array", "log_ndtr_array",
-           "ndtri_array", "scaled_i_array", "spherical_j0_array"]
+__all__ = [
+    "airy_ai_array",
+    "bessel_j_array",
+    "bessel_k_array",
+    "bessel_y_array",
+    "entr_array",
+    "erfcx_array",
+    "float_operand",
+    "igamma_array",
+    "log_ndtr_array",
+    "ndtri_array",
+    "polynomial_array",
+    "scaled_i_array",
+    "spherical_j0_array",
+    "zeta_array",
+]
 
 _EULER = 0.5772156649015329
 _SERIES, _HANKEL = 60, 30
@@ -530,3 +543,55 @@ def polynomial_array(xp: Any, x: Any, n: Any, kind: str) -> Any:
         out = xp.where(xp.abs(wide) == 1, xp.where((wide > 0) | ~odd, 1.0, -1.0), out)
     out = xp.where(degree < 0, xp.zeros_like(wide), out)
     return xp.astype(out, x.dtype)
+
+
+def _euler_maclaurin() -> tuple:
+    """``(2k)! / B_2k`` for k = 1..12: the tail coefficients of Hurwitz's zeta."""
+    from fractions import Fraction
+
+    bernoulli = [Fraction(1)]
+    for m in range(1, 25):
+        bernoulli.append(-sum(math.comb(m + 1, j) * bernoulli[j] for j in range(m)) / (m + 1))
+    return tuple(float(math.factorial(2 * k) / bernoulli[2 * k]) for k in range(1, 13))
+
+
+_ZETA_TAIL = _euler_maclaurin()
+
+
+def zeta_array(xp: Any, x: Any, q: Any) -> Any:
+    """Hurwitz's zeta ``Σ_k (k + q)^-x`` as Cephes sums it (Euler-Maclaurin; an asymptotic
+    form beyond ``q = 1e8``): inf at ``x = 1`` and at the poles ``q = 0, -1, ...``, NaN
+    where ``x < 1`` or a negative ``q`` has a fractional power.
+
+    >>> import numpy as np
+    >>> zeta_array(np, np.array([2.0, 3.0]), np.array([1.0, 2.0])).round(6).tolist()
+    [1.644934, 0.202057]
+    """
+    xw, qw = xp.broadcast_arrays(_wide(xp, x), _wide(xp, q))
+    pole = (qw <= 0) & (qw == xp.floor(qw))
+    valid = (xw > 1) & ~pole & ((qw > 0) | (xw == xp.floor(xw))) & (qw <= 1e8)
+    sx, sq = xp.where(valid, xw, 2.0), xp.where(valid, qw, 1.0)
+    total, a = sq ** -sx, sq
+    i = 0
+    while True:
+        active = (a <= 9) | (i < 9)
+        if not bool(xp.any(active)) or i > 100000:
+            break
+        a = xp.where(active, a + 1, a)
+        total = xp.where(active, total + a ** -sx, total)
+        i += 1
+    w = a
+    b = w ** -sx
+    total = total + b * w / (sx - 1) - 0.5 * b
+    factor, k = xp.ones_like(sx), 0.0
+    for coefficient in _ZETA_TAIL:
+        factor = factor * (sx + k)
+        b = b / w
+        total = total + factor * b / coefficient
+        factor, b, k = factor * (sx + k + 1), b / w, k + 2
+    big = xp.where(qw > 1e8, qw, 1e8)
+    far = (1 / (xw - 1) + 1 / (2 * big)) * big ** (1 - xw)
+    out = xp.where(valid, total, xp.where((qw > 1e8) & (xw > 1), far, math.nan))
+    out = xp.where(pole | (xw == 1), math.inf, out)
+    out = xp.where((xw < 1) | xp.isnan(xw) | xp.isnan(qw) | (qw == math.inf), math.nan, out)
+    return xp.astype(out, xp.result_type(x, q))
