@@ -17,7 +17,9 @@ from . import _args, _call_form
 from ._tensor import Tensor
 from .ops import special_series as _series
 from .ops._out import takes_out as _takes_out
+from .ops.pointwise import MulScalar as _MulScalar
 from .ops.special_functions import I1 as _I1
+from .ops.special_more import BINARY_SIGNATURES as _BINARY_SIGNATURES
 from .ops.special_more import (
     Entr,
     Erfcx,
@@ -291,13 +293,13 @@ def ndtr(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     _args.tensor_args("special_ndtr", (input, "input", 1))
     if out is not None:
         return minitorch.mul(1 + minitorch.erf(input * 0.7071067811865476), 0.5, out=out)
-    return (1 + minitorch.erf(input * 0.7071067811865476)) * 0.5
+    return _MulScalar.apply(1 + minitorch.erf(input * 0.7071067811865476), 0.5)  # MulBackward1
 
 
-def _no_grad(name: str, compute: Any, printed: str) -> Any:
+def _no_grad(name: str, compute: Any, printed: str, argument: str = "input") -> Any:
     return no_grad_unary(compute, name, _doc(
         f"torch.special's ``{name}`` (no derivative, as torch's).",
-        f"{name}(minitorch.tensor([1.]))", f"tensor([{printed}])"))
+        f"{name}(minitorch.tensor([1.]))", f"tensor([{printed}])"), argument)
 
 
 bessel_j0 = _no_grad("bessel_j0", lambda xp, a: _series.bessel_j_array(xp, a, 0), "0.7652")
@@ -311,11 +313,13 @@ modified_bessel_k0 = _no_grad("modified_bessel_k0",
 modified_bessel_k1 = _no_grad("modified_bessel_k1",
                               lambda xp, a: _series.bessel_k_array(xp, a, 1), "0.6019")
 scaled_modified_bessel_k0 = _no_grad(
-    "scaled_modified_bessel_k0", lambda xp, a: _series.bessel_k_array(xp, a, 0, True), "1.1445")
+    "scaled_modified_bessel_k0", lambda xp, a: _series.bessel_k_array(xp, a, 0, True), "1.1445",
+    "x")
 scaled_modified_bessel_k1 = _no_grad(
-    "scaled_modified_bessel_k1", lambda xp, a: _series.bessel_k_array(xp, a, 1, True), "1.6362")
-spherical_bessel_j0 = _no_grad("spherical_bessel_j0", _series.spherical_j0_array, "0.8415")
-airy_ai = _no_grad("airy_ai", _series.airy_ai_array, "0.1353")
+    "scaled_modified_bessel_k1", lambda xp, a: _series.bessel_k_array(xp, a, 1, True), "1.6362",
+    "x")
+spherical_bessel_j0 = _no_grad("spherical_bessel_j0", _series.spherical_j0_array, "0.8415", "x")
+airy_ai = _no_grad("airy_ai", _series.airy_ai_array, "0.1353", "x")
 
 
 def _poly(name: str, printed: str, at: str = "0.5") -> Any:
@@ -339,9 +343,7 @@ shifted_chebyshev_polynomial_w = _poly("shifted_chebyshev_polynomial_w", "7.0000
 
 
 @_call_form.alias_of("special_xlog1py")
-@_call_form.overloads("Tensor self, Tensor other, *, Tensor out = None",
-                      "Number self, Tensor other, *, Tensor out = None",
-                      "Tensor self, Number other, *, Tensor out = None")
+@_call_form.overloads(*_BINARY_SIGNATURES)
 def xlog1py(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
     """``x * log1p(y)``, 0 where ``x`` is 0.
 
@@ -374,9 +376,7 @@ def gammaincc(input: Tensor, other: Tensor, *, out: Tensor | None = None) -> Ten
 
 
 @_call_form.alias_of("special_zeta")
-@_call_form.overloads("Tensor self, Tensor other, *, Tensor out = None",
-                      "Number self, Tensor other, *, Tensor out = None",
-                      "Tensor self, Number other, *, Tensor out = None")
+@_call_form.overloads(*_BINARY_SIGNATURES)
 def zeta(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
     """Hurwitz's zeta function ``Σ_k (k + other)^-input``.
 

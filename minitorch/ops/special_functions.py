@@ -216,7 +216,9 @@ class I1(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor) -> Tensor:
-        out = wrap(half_via_float(lambda xp, x: bessel_array(xp, x, 1), a._xp, a._data))
+        data = a._data if a.dtype.is_floating_point else \
+            a._xp.astype(a._data, getattr(a._xp, get_default_dtype().name))  # (integers)
+        out = wrap(half_via_float(lambda xp, x: bessel_array(xp, x, 1), a._xp, data))
         ctx.save_for_backward(a, out)
         return out
 

@@ -106,15 +106,18 @@ def special_unary(op: Any, name: str, doc: str, halves: bool = False) -> Callabl
     return takes_out(fn, f"special_{name}")
 
 
-def no_grad_unary(compute: Callable, name: str, doc: str) -> Callable:
-    """The public ``torch.special.<name>(input, *, out=None)`` of an array function that
-    torch gives no derivative: its result is no node's, whatever its input."""
+def no_grad_unary(compute: Callable, name: str, doc: str, argument: str = "input") -> Callable:
+    """The public ``torch.special.<name>(input, *, out=None)`` (its tensor named ``argument``)
+    of an array function that torch gives no derivative: its result is no node's."""
 
-    def fn(input: Tensor) -> Tensor:
-        _args.tensor_args(f"special_{name}", (input, "input", 1))
-        x = float_operand(f"{name}_cpu", input)
-        return wrap(compute(input._xp, x))
+    def computed(input: Tensor) -> Tensor:
+        _args.tensor_args(f"special_{name}", (input, argument, 1))
+        return wrap(compute(input._xp, float_operand(f"{name}_cpu", input)))
 
+    def fn_x(x: Tensor) -> Tensor:
+        return computed(x)
+
+    fn = fn_x if argument == "x" else computed
     fn.__name__, fn.__doc__ = name, doc
     return takes_out(fn, f"special_{name}")
 
@@ -275,6 +278,18 @@ class Xlog1pySelf(Xlog1py):
         return number, tensors[0]
 
 
+BINARY_SIGNATURES = ("Tensor input, Tensor other, *, Tensor out = None",
+                     "Number self, Tensor other, *, Tensor out = None",
+                     "Tensor input, Number other, *, Tensor out = None")
+
+
+def _refuse_types(name: str, input: Any, other: Any) -> None:
+    """torch's parser refusal of ``(input, other)`` matching none of its overloads."""
+    if not all(isinstance(v, Tensor) or _number(v) is not None for v in (input, other)) or \
+            not (isinstance(input, Tensor) or isinstance(other, Tensor)):
+        raise _args.invalid_combination(name, (input, other), *BINARY_SIGNATURES)
+
+
 def xlog1py(input: Any, other: Any) -> Tensor:
     """``input * log1p(other)``, 0 where ``input`` is 0 (either may be a number).
 
@@ -282,6 +297,7 @@ def xlog1py(input: Any, other: Any) -> Tensor:
     tensor([0.])
     """
     name = "special_xlog1py"
+    _refuse_types(name, input, other)
     if isinstance(other, Tensor) and _number(input) is not None:
         _args.no_complex_kernel(name, _number(input), other)
         return Xlog1pySelf.apply(other, number=_number(input))
@@ -349,6 +365,7 @@ def zeta(input: Any, other: Any) -> Tensor:
     tensor([1.6449])
     """
     name = "special_zeta"
+    _refuse_types(name, input, other)
     if isinstance(other, Tensor) and _number(input) is not None:
         _zeta_type(input, other)
         return ZetaSelf.apply(other, number=_number(input))
