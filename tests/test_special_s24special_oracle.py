@@ -234,3 +234,11 @@ def test_half_backward_of_i1_is_refused_as_torch() -> None:
         return L.autograd.grad(L.special.i1e(x).sum(), x)
 
     assert_same_error(raised_by(f, mt), raised_by(f, torch))
+
+
+def test_ndtri_keeps_the_digits_of_subnormal_and_central_probabilities() -> None:
+    def f(L: Any) -> Any:
+        return L.special.ndtri(L.tensor([5e-324, 1e-310, 1e-200, 0.4999999, 0.5000001, 0.75],
+                                        dtype=L.float64))
+
+    _close(f(mt), f(torch), 1e-13)

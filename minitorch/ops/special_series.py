@@ -31,6 +31,7 @@ from .special_functions import (
     _chebyshev,
     erfc_array,
 )
+from .unary_more import erf_array
 
 __all__ = [
     "airy_ai_array",
@@ -134,7 +135,8 @@ def _ndtr(xp: Any, x: Any) -> Any:
 
 def ndtri_array(xp: Any, a: Any) -> Any:
     """The inverse of the normal distribution function: a rational first guess
-    (Abramowitz and Stegun 26.2.23) and three Halley steps on the lower half.
+    (Abramowitz and Stegun 26.2.23) on the lower half, then Newton's steps on
+    ``log Φ(x) = log p`` (whose tail keeps the digits of subnormal ``p``).
 
     >>> import numpy as np
     >>> ndtri_array(np, np.array([0.5, 0.975, 0.0])).round(6).tolist()
@@ -142,16 +144,18 @@ def ndtri_array(xp: Any, a: Any) -> Any:
     """
     p = _wide(xp, a)
     lower = xp.where(p > 0.5, 1 - p, p)
-    q = xp.clip(lower, 1e-300, 0.5)
-    t = xp.sqrt(-2 * xp.log(q))
+    log_q = xp.log(xp.where((lower > 0) & (lower <= 0.5), lower, 0.5))
+    t = xp.sqrt(-2 * log_q)
     x = -(t - (2.515517 + 0.802853 * t + 0.010328 * t * t)
           / (1 + 1.432788 * t + 0.189269 * t * t + 0.001308 * t * t * t))
-    for _ in range(3):
-        density = xp.exp(-x * x / 2) / math.sqrt(2 * math.pi)
-        step = (_ndtr(xp, x) - q) / density
-        x = x - step / (1 + x * step / 2)
+    for _ in range(4):
+        ratio = math.sqrt(math.pi / 2) * erfcx_array(xp, -x / math.sqrt(2))  # Φ(x) / φ(x)
+        x = x - (log_ndtr_array(xp, x) - log_q) * ratio
     x = xp.where(p > 0.5, -x, x)
-    x = xp.where(p == 0.5, xp.zeros_like(p), x)
+    for _ in range(2):  # near the middle, on Φ(x) - 1/2 = erf(x/√2)/2 (p - 1/2 is exact)
+        density = xp.exp(-x * x / 2) / math.sqrt(2 * math.pi)
+        step = (erf_array(xp, x / math.sqrt(2)) / 2 - (p - 0.5)) / density
+        x = xp.where(xp.abs(p - 0.5) < 0.25, x - step, x)
     x = xp.where(p == 0, xp.full_like(p, -math.inf), x)
     x = xp.where(p == 1, xp.full_like(p, math.inf), x)
     x = xp.where((p < 0) | (p > 1) | xp.isnan(p), xp.full_like(p, math.nan), x)
