@@ -242,3 +242,24 @@ def test_ndtri_keeps_the_digits_of_subnormal_and_central_probabilities() -> None
                                         dtype=L.float64))
 
     _close(f(mt), f(torch), 1e-13)
+
+
+@pytest.mark.parametrize("call", [
+    "L.special.bessel_j0(L.ones(2, requires_grad=True), out=L.empty(2))",
+    "L.special.entr(L.ones(2, requires_grad=True), out=L.empty(2))",
+    "L.special.airy_ai(L.tensor([-1e3, -100.0, 103.0, 105.0], dtype=L.float64))",
+    "L.special.bessel_y0(L.tensor([1e-300, 5e-324], dtype=L.float64))",
+    "L.special.modified_bessel_k1(L.tensor([1e-300, 5e-324, 1e-10], dtype=L.float64))",
+    "L.special.bessel_j1(L.tensor([1e10, 1e15], dtype=L.float64))",
+    "L.special.hermite_polynomial_h(L.tensor([0.5, 3.0]), 1000)",
+    "L.special.legendre_polynomial_p(L.tensor([0.5, 1.5]), 3000)",
+])
+def test_edges_as_torch(call: str) -> None:
+    def run(L: Any) -> Any:
+        return eval(call, {"L": L})
+
+    want = raised_by(run, torch)
+    if want is None:
+        _close(run(mt), run(torch), 1e-5)
+    else:
+        assert_same_error(raised_by(run, mt), want)

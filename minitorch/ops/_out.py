@@ -24,13 +24,14 @@ from ..autograd.grad_mode import is_grad_enabled
 
 
 def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
-              promoted: bool = False) -> Callable:
+              promoted: bool = False, differentiable: bool = True) -> Callable:
     """``fn`` with torch's ``out=`` keyword: the result is copied into ``out``, which is
     returned; autograd refuses it, as in torch (its message names ``name``, or ``fn``).
     An ``elementwise`` op given one of its operands as ``out`` works in place, as torch's
     TensorIterator: that operand is not resized to the broadcast shape but refused. A
     ``promoted`` op (its result of its operands' promoted dtype) has ``out``'s dtype checked
-    before it runs, as TensorIterator checks it before the kernel.
+    before it runs, as TensorIterator checks it before the kernel. An op torch gives no
+    derivative (not ``differentiable``) takes ``out`` whatever requires grad.
 
     >>> double = takes_out(lambda x: x * 2)
     >>> t = minitorch.empty(1)
@@ -44,7 +45,8 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
             return fn(*args, **kwargs)
         _args.tensor_args(name or fn.__name__, (out, "out", None))  # the parser's check
         operands = _tensors_of((*args, *kwargs.values()))
-        _refuse_grad(name or fn.__name__, [*operands, out])
+        if differentiable:
+            _refuse_grad(name or fn.__name__, [*operands, out])
         if promoted and len(args) >= 2 and all(
                 isinstance(a, (Tensor, int, float)) for a in args[:2]):
             _check_cast(D.result_type(*args[:2]), out)

@@ -119,7 +119,7 @@ def no_grad_unary(compute: Callable, name: str, doc: str, argument: str = "input
 
     fn = fn_x if argument == "x" else computed
     fn.__name__, fn.__doc__ = name, doc
-    return takes_out(fn, f"special_{name}")
+    return takes_out(fn, f"special_{name}", differentiable=False)
 
 
 def modified_i(order: int) -> Callable:
@@ -220,7 +220,7 @@ def polynomial(name: str, doc: str) -> Callable:
         return wrap(polynomial_array(xp, xa, na, kind))
 
     fn.__name__, fn.__doc__ = name, doc
-    return takes_out(fn, f"special_{name}")
+    return takes_out(fn, f"special_{name}", differentiable=False)
 
 
 class Xlog1py(Op):

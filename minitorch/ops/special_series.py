@@ -213,11 +213,10 @@ def _hankel(xp: Any, x: Any, order: int) -> tuple:
 
 
 def _phase(xp: Any, x: Any, order: int) -> tuple:
-    """``cos`` and ``sin`` of ``x - (order/2 + 1/4) π``, without rounding the difference."""
-    c = (order / 2 + 0.25) * math.pi
-    cos_x, sin_x = xp.cos(x), xp.sin(x)
-    return (cos_x * math.cos(c) + sin_x * math.sin(c),
-            sin_x * math.cos(c) - cos_x * math.sin(c))
+    """``cos`` and ``sin`` of ``x - (order/2 + 1/4) π``, the difference rounded first as
+    Cephes' (torch's) kernels round it."""
+    chi = x - (order / 2 + 0.25) * math.pi
+    return xp.cos(chi), xp.sin(chi)
 
 
 def _bessel_far(xp: Any, x: Any, order: int) -> tuple:
@@ -257,7 +256,7 @@ def bessel_y_array(xp: Any, a: Any, order: int) -> Any:
     x = _wide(xp, a)
     near = xp.where((x < _HANKEL_FROM) & (x > 0), x, 1.0)
     j, weighted = _j_series(xp, near, order)
-    log_half = xp.log(near / 2) + _EULER
+    log_half = xp.log(near) - math.log(2) + _EULER  # (near / 2 underflows at 5e-324)
     if order == 0:
         series = 2 / math.pi * (log_half * j - weighted)
     else:
@@ -310,7 +309,7 @@ def _k_series(xp: Any, x: Any, order: int) -> Any:
         i_sum = i_sum + term
         weighted = weighted + term * (harmonic if order == 0 else
                                       2 * harmonic + 1 / (k + 1))
-    log_half = xp.log(x / 2) + _EULER
+    log_half = xp.log(x) - math.log(2) + _EULER
     if order == 0:
         return -log_half * i_sum + weighted
     return 1 / x + log_half * (x / 2) * i_sum - x / 4 * weighted
@@ -335,7 +334,10 @@ def bessel_k_array(xp: Any, a: Any, order: int, scaled: bool = False) -> Any:
     out = xp.where(x < 1.5, near, far)
     out = xp.where(xp.isinf(x), xp.zeros_like(x), out)
     out = xp.where(x == 0, xp.full_like(x, math.inf), out)
-    return _back(xp, xp.where((x < 0) | xp.isnan(x), xp.full_like(x, math.nan), out), a)
+    bad = (x < 0) | xp.isnan(x)
+    if order == 1:  # (Cephes' log(x/2) · I1(x) is -inf · 0 where x/2 underflows)
+        bad = bad | ((x > 0) & (x / 2 == 0))
+    return _back(xp, xp.where(bad, xp.full_like(x, math.nan), out), a)
 
 
 def spherical_j0_array(xp: Any, a: Any) -> Any:
@@ -397,6 +399,7 @@ def airy_ai_array(xp: Any, a: Any) -> Any:
     zeta = 2 / 3 * high * xp.sqrt(high)
     decaying = xp.sqrt(high / 3) / math.pi * _k_scaled(xp, zeta, 1 / 3) * xp.exp(-zeta)
     out = xp.where(middle, series, xp.where(x < -7, oscillating, decaying))
+    out = xp.where(x > 103.892, xp.zeros_like(x), out)  # (Cephes' cut to 0)
     bad = xp.isinf(x) | xp.isnan(x)
     return _back(xp, xp.where(bad, xp.full_like(x, math.nan), out), a)
 
@@ -486,8 +489,9 @@ def _recurrence(xp: Any, x: Any, n: Any, first: Any, step: Callable) -> Any:
     for k in range(1, top):
         previous, current = current, step(k, current, previous)
         out = xp.where(n == k + 1, current, out)
-        if k % 64 == 0 and not bool(xp.any(pending & (n > k + 1) & xp.isfinite(current))):
-            break  # (the rest are inf or NaN already, as their recurrence would leave them)
+        if k % 64 == 0 and bool(xp.all(~pending | (n <= k + 1) | xp.isnan(current))):
+            out = xp.where(pending & (n > k + 1), current, out)
+            break  # (the rest are NaN, which their recurrence would keep)
     return out
 
 
