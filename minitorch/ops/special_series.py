@@ -495,6 +495,12 @@ def _recurrence(xp: Any, x: Any, n: Any, first: Any, step: Callable) -> Any:
     return out
 
 
+def _sign(xp: Any, positive: Any) -> Any:
+    """1 where ``positive``, else -1."""
+    one = xp.ones(positive.shape)
+    return xp.where(positive, one, -one)
+
+
 def _chebyshev_kind(xp: Any, x: Any, n: Any, kind: str) -> Any:
     """Chebyshev's polynomials of the four kinds, with torch's closed forms on ``(-1, 1)``
     for high degrees and its values at ``±1``."""
@@ -505,7 +511,7 @@ def _chebyshev_kind(xp: Any, x: Any, n: Any, kind: str) -> Any:
     odd = (n % 2) == 1
     if kind == "t":
         closed, cutoff = xp.cos(n * theta), 6
-        edge = xp.where((x > 0) | ~odd, 1.0, -1.0)
+        edge = _sign(xp, (x > 0) | ~odd)
     elif kind == "u":
         closed, cutoff = xp.sin((n + 1) * theta) / xp.sin(theta), 8
         edge = xp.where((x > 0) | ~odd, n + 1, -(n + 1))
@@ -514,7 +520,7 @@ def _chebyshev_kind(xp: Any, x: Any, n: Any, kind: str) -> Any:
         edge = xp.where(x > 0, 1.0, xp.where(odd, -(2 * n + 1), 2 * n + 1))
     else:
         closed, cutoff = xp.sin((n + 0.5) * theta) / xp.sin(theta / 2), 8
-        edge = xp.where(x > 0, 2 * n + 1, xp.where(odd, -1.0, 1.0))
+        edge = xp.where(x > 0, 2 * n + 1, _sign(xp, ~odd))
     out = xp.where(inside & (n > cutoff), closed, out)
     return xp.where(xp.abs(x) == 1, edge, out)
 
@@ -548,7 +554,7 @@ def polynomial_array(xp: Any, x: Any, n: Any, kind: str) -> Any:
         out = _recurrence(xp, wide, degree, wide,
                           lambda k, p, q: ((2 * k + 1) * wide * p - k * q) / (k + 1))
         odd = (degree % 2) == 1
-        out = xp.where(xp.abs(wide) == 1, xp.where((wide > 0) | ~odd, 1.0, -1.0), out)
+        out = xp.where(xp.abs(wide) == 1, _sign(xp, (wide > 0) | ~odd), out)
     out = xp.where(degree < 0, xp.zeros_like(wide), out)
     return xp.astype(out, x.dtype)
 
