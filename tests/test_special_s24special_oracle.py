@@ -165,6 +165,17 @@ def test_incomplete_gamma_refusals(call: str) -> None:
         assert_same_error(raised_by(run, mt), want)
 
 
+@pytest.mark.parametrize("name", ["igamma", "igammac"])
+def test_incomplete_gamma_edges_in_torchs_order(name: str) -> None:
+    edges = [float("nan"), float("inf"), -float("inf"), 0.0, -0.0, -1.0, 0.5, 2.0]
+
+    def f(L: Any) -> Any:
+        a = L.tensor(edges, dtype=L.float64)[:, None]
+        return getattr(L, name)(a, L.tensor(edges, dtype=L.float64))
+
+    _close(f(mt), f(torch), 1e-12)
+
+
 def test_incomplete_gamma_derivative_in_x_only() -> None:
     def grads(L: Any) -> Any:
         a = L.tensor([0.5, 2.0, 4.0], dtype=L.float64)

@@ -465,16 +465,16 @@ def igamma_array(xp: Any, a: Any, x: Any, upper: bool = False) -> Any:
     lower = xp.where(use_series, p, 1 - q)
     upper_q = xp.where(use_series, 1 - p, q)
     out = upper_q if upper else lower
-    zero, one = xp.zeros_like(av), xp.ones_like(av)
-    low_edge, high_edge = (one, zero) if upper else (zero, one)
-    # the edges torch's kernel takes first
+    nan = xp.full_like(av, math.nan)
+    low_edge, high_edge = (xp.ones_like(av), xp.zeros_like(av)) if upper else \
+        (xp.zeros_like(av), xp.ones_like(av))
+    out = xp.where(xp.isnan(av) | xp.isnan(xv), nan, out)
+    # torch's kernel's edges, the first taken first (so applied here last)
+    out = xp.where(xp.isinf(xv), high_edge, out)
+    out = xp.where(xp.isinf(av), xp.where(xp.isinf(xv), nan, low_edge), out)
     out = xp.where(xv == 0, low_edge, out)
-    out = xp.where((av == 0) & (xv > 0), high_edge, out)
-    out = xp.where(xp.isinf(xv) & (av >= 0), high_edge, out)
-    out = xp.where(xp.isinf(av) & (xv >= 0) & ~xp.isinf(xv), low_edge, out)
-    out = xp.where(xp.isinf(av) & xp.isinf(xv), xp.full_like(av, math.nan), out)
-    bad = (av < 0) | (xv < 0) | xp.isnan(av) | xp.isnan(xv) | ((av == 0) & (xv == 0))
-    out = xp.where(bad, xp.full_like(av, math.nan), out)
+    out = xp.where(av == 0, xp.where(xv > 0, high_edge, nan), out)
+    out = xp.where((xv < 0) | (av < 0), nan, out)
     return xp.astype(out, xp.result_type(a, x))
 
 
