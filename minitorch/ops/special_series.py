@@ -309,7 +309,7 @@ def _k_series(xp: Any, x: Any, order: int) -> Any:
         i_sum = i_sum + term
         weighted = weighted + term * (harmonic if order == 0 else
                                       2 * harmonic + 1 / (k + 1))
-    log_half = xp.log(x) - math.log(2) + _EULER
+    log_half = xp.log(x / 2) + _EULER  # (-inf where x/2 underflows, as Cephes' log(0.5 x))
     if order == 0:
         return -log_half * i_sum + weighted
     return 1 / x + log_half * (x / 2) * i_sum - x / 4 * weighted
@@ -335,8 +335,6 @@ def bessel_k_array(xp: Any, a: Any, order: int, scaled: bool = False) -> Any:
     out = xp.where(xp.isinf(x), xp.zeros_like(x), out)
     out = xp.where(x == 0, xp.full_like(x, math.inf), out)
     bad = (x < 0) | xp.isnan(x)
-    if order == 1:  # (Cephes' log(x/2) · I1(x) is -inf · 0 where x/2 underflows)
-        bad = bad | ((x > 0) & (x / 2 == 0))
     return _back(xp, xp.where(bad, xp.full_like(x, math.nan), out), a)
 
 
