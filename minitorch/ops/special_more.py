@@ -223,32 +223,44 @@ def polynomial(name: str, doc: str) -> Callable:
     return takes_out(fn, f"special_{name}", differentiable=False)
 
 
-class Xlog1py(Op):
-    """``x * log1p(y)``, 0 where ``x`` is 0 (not where ``y`` is NaN); one operand may be a
-    number (then the node is torch's ``SpecialXlog1PyBackward1``/``2`` of the other)."""
+class _Forms(Op):
+    """An op of two operands, one of which may be a number (its ``form``: "other" for
+    ``(tensor, number)``, "self" for ``(number, tensor)``): the node's operands are the
+    tensors; ``compute(a, b)`` gives the result."""
 
-    node_name = "SpecialXlog1PyBackward0"
-    _profile_name = "aten::special_xlog1py"
+    form = "both"
+
+    @classmethod
+    def operands(cls, tensors: tuple, number: Any) -> tuple:
+        if cls.form == "other":
+            return tensors[0], number
+        return (number, tensors[0]) if cls.form == "self" else tensors
 
     @classmethod
     def forward(cls, ctx: Any, *tensors: Tensor, number: Any = None) -> Tensor:
         ctx.metas = [_meta(t) for t in tensors]
         ctx.save_for_backward(*tensors)
         ctx.number = number
-        a, b = cls.operands(tensors, number)
-        return _xlogy(a, b, "log1p")
+        return cls.compute(*cls.operands(tensors, number))
+
+
+class Xlog1py(_Forms):
+    """``x * log1p(y)``, 0 where ``x`` is 0 (not where ``y`` is NaN); one operand may be a
+    number (then the node is torch's ``SpecialXlog1PyBackward1``/``2`` of the other)."""
+
+    node_name = "SpecialXlog1PyBackward0"
+    _profile_name = "aten::special_xlog1py"
 
     @staticmethod
-    def operands(tensors: tuple, number: Any) -> tuple:
-        return tensors
+    def compute(a: Any, b: Any) -> Tensor:
+        return _xlogy(a, b, "log1p")
 
     @classmethod
     def backward(cls, ctx: Any, g: Tensor) -> tuple:
         a, b = cls.operands(ctx.saved_tensors, ctx.number)
         grads = []
         if isinstance(a, Tensor):
-            grad = Xlog1pyOther.apply(g, b) if isinstance(b, Tensor) else \
-                Xlog1pyOther.apply(g, number=b)
+            grad = xlog1py(g, b)
             if isinstance(b, Tensor) or b <= -1:
                 grad = grad.masked_fill((a == 0) & (b <= -1), 0.0)
             grads.append(_reduce(grad, ctx.metas[0]) if ctx.needs_input_grad[0] else None)
@@ -262,20 +274,14 @@ class Xlog1pyOther(Xlog1py):
     """``xlog1py(tensor, number)``."""
 
     node_name = "SpecialXlog1PyBackward2"
-
-    @staticmethod
-    def operands(tensors: tuple, number: Any) -> tuple:
-        return (tensors[0], tensors[1]) if len(tensors) == 2 else (tensors[0], number)
+    form = "other"
 
 
 class Xlog1pySelf(Xlog1py):
     """``xlog1py(number, tensor)``."""
 
     node_name = "SpecialXlog1PyBackward1"
-
-    @staticmethod
-    def operands(tensors: tuple, number: Any) -> tuple:
-        return number, tensors[0]
+    form = "self"
 
 
 BINARY_SIGNATURES = ("Tensor input, Tensor other, *, Tensor out = None",
@@ -290,40 +296,43 @@ def _refuse_types(name: str, input: Any, other: Any) -> None:
         raise _args.invalid_combination(name, (input, other), *BINARY_SIGNATURES)
 
 
+def _binary(name: str, input: Any, other: Any, forms: tuple, check: Callable) -> Tensor:
+    """``input`` and ``other`` (tensors, or one a number) through the op of their form
+    (``forms``: the tensors', a tensor and a number, a number and a tensor), ``check``-ed
+    first as torch's kernel checks them."""
+    _refuse_types(name, input, other)
+    both, tensor_number, number_tensor = forms
+    if isinstance(other, Tensor) and _number(input) is not None:
+        check(_number(input), other)
+        return number_tensor.apply(other, number=_number(input))
+    if isinstance(input, Tensor) and _number(other) is not None:
+        check(input, _number(other))
+        return tensor_number.apply(input, number=_number(other))
+    check_broadcast(input, other)
+    check(input, other)
+    return both.apply(input, other)
+
+
 def xlog1py(input: Any, other: Any) -> Tensor:
     """``input * log1p(other)``, 0 where ``input`` is 0 (either may be a number).
 
     >>> xlog1py(minitorch.tensor([2.]), 0.)
     tensor([0.])
     """
-    name = "special_xlog1py"
-    _refuse_types(name, input, other)
-    if isinstance(other, Tensor) and _number(input) is not None:
-        _args.no_complex_kernel(name, _number(input), other)
-        return Xlog1pySelf.apply(other, number=_number(input))
-    if isinstance(input, Tensor) and _number(other) is not None:
-        _args.no_complex_kernel(name, input, _number(other))
-        return Xlog1pyOther.apply(input, number=_number(other))
-    _args.tensor_args(name, (input, "self", 1), (other, "other", 2))
-    check_broadcast(input, other)
-    return Xlog1py.apply(input, other)
+    return _binary("special_xlog1py", input, other, (Xlog1py, Xlog1pyOther, Xlog1pySelf),
+                   lambda a, b: _args.no_complex_kernel("special_xlog1py", a, b))
 
 
-class Zeta(Op):
+class Zeta(_Forms):
     """Hurwitz's zeta of ``input`` (the power) at ``other`` (the shift); one may be a number
     (torch's ``SpecialZetaBackward1``/``2``); only ``other``'s derivative exists."""
 
     node_name = "SpecialZetaBackward0"
     _profile_name = "aten::special_zeta"
 
-    @classmethod
-    def forward(cls, ctx: Any, *tensors: Tensor, number: Any = None) -> Tensor:
-        ctx.metas = [_meta(t) for t in tensors]
-        ctx.save_for_backward(*tensors)
-        ctx.number = number
-        x, q = Xlog1pyOther.operands(tensors, number) if cls is ZetaOther else \
-            Xlog1pySelf.operands(tensors, number) if cls is ZetaSelf else tensors
-        xp = tensors[0]._xp
+    @staticmethod
+    def compute(x: Any, q: Any) -> Tensor:
+        xp = (x if isinstance(x, Tensor) else q)._xp
         xa, qa, dt = cast_operands(x, q)
         if not dt.is_floating_point:
             from .._dtype import get_default_dtype
@@ -335,27 +344,27 @@ class Zeta(Op):
 
     @classmethod
     def backward(cls, ctx: Any, g: Tensor) -> tuple:
-        if cls is not ZetaSelf and ctx.needs_input_grad[0]:
+        if cls.form != "self" and ctx.needs_input_grad[0]:
             raise NotImplementedError("the derivative for 'zeta' is not implemented.")
-        tensors = ctx.saved_tensors
-        x, q = (tensors[0], ctx.number) if cls is ZetaOther else \
-            (ctx.number, tensors[0]) if cls is ZetaSelf else tensors
-        if cls is ZetaOther:
+        if cls.form == "other":
             return (None,)
+        x, q = cls.operands(ctx.saved_tensors, ctx.number)
         grad = _reduce(g * -x * zeta(x + 1, q), ctx.metas[-1])
-        return (grad,) if cls is ZetaSelf else (None, grad)
+        return (grad,) if cls.form == "self" else (None, grad)
 
 
 class ZetaOther(Zeta):
     """``zeta(tensor, number)``."""
 
     node_name = "SpecialZetaBackward2"
+    form = "other"
 
 
 class ZetaSelf(Zeta):
     """``zeta(number, tensor)``."""
 
     node_name = "SpecialZetaBackward1"
+    form = "self"
 
 
 def zeta(input: Any, other: Any) -> Tensor:
@@ -364,18 +373,7 @@ def zeta(input: Any, other: Any) -> Tensor:
     >>> zeta(minitorch.tensor([2.]), 1.)
     tensor([1.6449])
     """
-    name = "special_zeta"
-    _refuse_types(name, input, other)
-    if isinstance(other, Tensor) and _number(input) is not None:
-        _zeta_type(input, other)
-        return ZetaSelf.apply(other, number=_number(input))
-    if isinstance(input, Tensor) and _number(other) is not None:
-        _zeta_type(input, other)
-        return ZetaOther.apply(input, number=_number(other))
-    _args.tensor_args(name, (input, "self", 1), (other, "other", 2))
-    check_broadcast(input, other)
-    _zeta_type(input, other)
-    return Zeta.apply(input, other)
+    return _binary("special_zeta", input, other, (Zeta, ZetaOther, ZetaSelf), _zeta_type)
 
 
 def _zeta_type(input: Any, other: Any) -> None:
