@@ -334,6 +334,11 @@ def bessel_k_array(xp: Any, a: Any, order: int, scaled: bool = False) -> Any:
     out = xp.where(x < 1.5, near, far)
     out = xp.where(xp.isinf(x), xp.zeros_like(x), out)
     out = xp.where(x == 0, xp.full_like(x, math.inf), out)
+    # Cephes' log(x/2) is -inf where x/2 underflows in the dtype: K0 inf, K1 NaN (-inf · 0);
+    # torch's float32 K0 alone keeps its digits there
+    if order == 1 or scaled or a.dtype == xp.float64:
+        underflow = (a > 0) & (a / 2 == 0)
+        out = xp.where(underflow, xp.full_like(x, math.inf if order == 0 else math.nan), out)
     bad = (x < 0) | xp.isnan(x)
     return _back(xp, xp.where(bad, xp.full_like(x, math.nan), out), a)
 
