@@ -371,8 +371,10 @@ def _airy_series(xp: Any, x: Any) -> Any:
     return _AI0 * f - _AI1 * g
 
 
-def _airy_oscillating(xp: Any, x: Any) -> Any:
-    """``Ai(-x)`` for large x, by its asymptotic expansion in ``ζ = 2/3 x^{3/2}``."""
+def _airy_oscillating(xp: Any, x: Any, narrow: Any) -> Any:
+    """``Ai(-x)`` for large x, by its asymptotic expansion in ``ζ = 2/3 x^{3/2}``; its
+    phase ``ζ + π/4`` rounded in the dtype of ``narrow`` (``x`` there) as Cephes' kernel
+    rounds it (where ``ζ`` is large, its float32 value is the phase torch's sine takes)."""
     zeta = 2 / 3 * x * xp.sqrt(x)
     u, p, q = xp.ones_like(x), xp.ones_like(x), xp.zeros_like(x)
     for k in range(1, 30):
@@ -382,7 +384,8 @@ def _airy_oscillating(xp: Any, x: Any) -> Any:
             q = q + sign * u
         else:
             p = p + sign * u
-    phase = zeta + math.pi / 4
+    root = xp.sqrt(narrow)
+    phase = _wide(xp, 2 * narrow * root / 3 + math.pi / 4)
     return (xp.sin(phase) * p - xp.cos(phase) * q) / (math.sqrt(math.pi) * xp.sqrt(xp.sqrt(x)))
 
 
@@ -397,7 +400,7 @@ def airy_ai_array(xp: Any, a: Any) -> Any:
     middle = (x >= -7) & (x <= 2)
     series = _airy_series(xp, xp.where(middle, x, 0.0))
     low = xp.where((x < -7) & ~xp.isinf(x), -x, 7.0)
-    oscillating = _airy_oscillating(xp, low)
+    oscillating = _airy_oscillating(xp, low, xp.astype(low, a.dtype))
     high = xp.where((x > 2) & ~xp.isinf(x), x, 2.0)
     zeta = 2 / 3 * high * xp.sqrt(high)
     decaying = xp.sqrt(high / 3) / math.pi * _k_scaled(xp, zeta, 1 / 3) * xp.exp(-zeta)
