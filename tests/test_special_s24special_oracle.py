@@ -121,6 +121,7 @@ def test_polynomials_of_degrees_and_edges(name: str) -> None:
 
 @pytest.mark.parametrize("call", [
     "f(2, 3)", "f(L.ones(2).half(), 2)", "f(L.ones(2), 'a')", "f(x=L.ones(1), n=2)",
+    "f(input=L.ones(2), n=2)", "f(L.ones(2), n=2, out=L.empty(2))",
     "f(L.ones(2), L.ones(3))"])
 def test_polynomial_refusals(call: str) -> None:
     def run(L: Any) -> Any:

@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._tensor import Tensor
 from ._base import Op, cast_operands, wrap
 from ._out import takes_out
@@ -220,7 +220,8 @@ def polynomial(name: str, doc: str) -> Callable:
         return wrap(polynomial_array(xp, xa, na, kind))
 
     fn.__name__, fn.__doc__ = name, doc
-    return takes_out(fn, f"special_{name}", differentiable=False)
+    return _call_form.overloads(*_POLYNOMIAL_SIGNATURES)(
+        takes_out(fn, f"special_{name}", differentiable=False))
 
 
 class _Forms(Op):
