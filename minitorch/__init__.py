@@ -352,6 +352,7 @@ from .ops.shape import cat, stack
 from .ops.sorting import argsort, sort, topk
 from .ops.special import addcdiv, addcmul, lerp
 from .ops.special_functions import erfc, erfinv, i0, logit, nan_to_num
+from .ops.special_more import igamma, igammac
 from .ops.split import chunk, repeat_interleave, select, split, split_with_sizes
 from .ops.stacking import (
     atleast_1d,

@@ -86,6 +86,7 @@ from .ops import (
     sorting,
     special,
     special_functions,
+    special_more,
     split,
     statistics,
     take,
@@ -1341,6 +1342,7 @@ _METHODS.update(compare_inplace.in_place_methods(_METHODS))
 _METHODS.update(trig.METHODS)
 _METHODS.update(gamma.METHODS)
 _METHODS.update(special_functions.METHODS)
+_METHODS.update(special_more.METHODS)
 _METHODS.update(floating.METHODS)
 _METHODS.update(divisors.METHODS)
 _METHODS.update({"hardshrink": hardshrink.hardshrink})

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import minitorch as mt
-from tests.oracle import assert_same_error, numpy_of, raised_by
+from tests.oracle import assert_same, assert_same_error, numpy_of, raised_by
 
 # alphas where sample_gamma takes each of its paths: zero, tiny (1 / alpha overflows in
 # float32), below 1 (the boost), 1, moderate and large, negative and NaN (torch's result
@@ -336,10 +336,16 @@ def test_scores_torch_does_not_define_are_refused_as_torch(program: str) -> None
     assert_same_error(raised_by(score, mt), raised_by(score, torch))
 
 
-def test_gamma_cdf_is_refused_with_a_reason() -> None:
-    """torch's is ``special.gammainc``, which minitorch does not compute."""
-    with pytest.raises(NotImplementedError, match="gammainc"):
-        mt.distributions.Chi2(2.0).cdf(mt.tensor(0.5))
+def test_gamma_cdf_is_torchs_regularized_incomplete_gamma() -> None:
+    """torch's is ``special.gammainc(concentration, rate * value)``, for Chi2 too."""
+    def cdfs(L: Any) -> Any:
+        values = L.tensor([0.5, 2.0, 7.5], dtype=L.float64)
+        return (L.distributions.Chi2(L.tensor(3.0, dtype=L.float64)).cdf(values),
+                L.distributions.Gamma(L.tensor([0.5, 2.0, 9.0], dtype=L.float64),
+                                      2.0).cdf(values))
+
+    for got, want in zip(cdfs(mt), cdfs(torch)):
+        assert_same(got, want)
 
 
 def test_sample_n_warns_and_draws_as_torch() -> None:

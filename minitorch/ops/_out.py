@@ -24,13 +24,14 @@ from ..autograd.grad_mode import is_grad_enabled
 
 
 def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
-              promoted: bool = False) -> Callable:
+              promoted: bool = False, differentiable: bool = True) -> Callable:
     """``fn`` with torch's ``out=`` keyword: the result is copied into ``out``, which is
     returned; autograd refuses it, as in torch (its message names ``name``, or ``fn``).
     An ``elementwise`` op given one of its operands as ``out`` works in place, as torch's
     TensorIterator: that operand is not resized to the broadcast shape but refused. A
     ``promoted`` op (its result of its operands' promoted dtype) has ``out``'s dtype checked
-    before it runs, as TensorIterator checks it before the kernel.
+    before it runs, as TensorIterator checks it before the kernel. An op torch gives no
+    derivative (not ``differentiable``) takes ``out`` whatever requires grad.
 
     >>> double = takes_out(lambda x: x * 2)
     >>> t = minitorch.empty(1)
@@ -46,7 +47,8 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
         _number_first(label, fn, args, kwargs, out)
         _args.tensor_args(label, (out, "out", None))  # the parser's check
         operands = _tensors_of((*args, *kwargs.values()))
-        _refuse_grad(label, [*operands, out])
+        if differentiable:
+            _refuse_grad(label, [*operands, out])
         if label in _COMPLEX_CAST_FIRST:
             _complex_into(args[:2], out)
         if promoted and len(args) >= 2 and all(
@@ -158,7 +160,7 @@ BINARY_WITH_OUT = (
     "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal",
     "not_equal", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or",
     "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "hypot", "copysign",
-    "xlogy", "nextafter", "ldexp", "heaviside", "lerp", "polygamma")
+    "xlogy", "nextafter", "ldexp", "heaviside", "lerp", "polygamma", "igamma", "igammac")
 
 # those whose result has their operands' promoted dtype, and whose own refusals come from
 # their kernel (after out's dtype is checked)

@@ -259,13 +259,14 @@ TWINS = ("addmm", "ceil", "clamp_max", "erf",
          "tril", "triu", "trunc", "acos", "asin", "atan", "tan", "erfc", "logit", "nan_to_num",
          "deg2rad", "rad2deg", "negative", "fix", "sinc", "i0", "addmv", "hypot", "sgn",
          "atan2", "arctan2", "copysign", "xlogy", "arccos", "arcsin", "arctan", "absolute",
-         "erfinv", "lgamma", "digamma", "heaviside", "nextafter")
+         "erfinv", "lgamma", "digamma", "heaviside", "nextafter", "igamma", "igammac")
 # ops whose ``other`` is a tensor only (no Number overload)
-_TENSOR_OTHER = ("hypot", "atan2", "arctan2")
+_TENSOR_OTHER = ("hypot", "atan2", "arctan2", "igamma", "igammac")
 # the binary ops whose result is floating for integral operands
 _FLOATING_RESULT = ("atan2", "arctan2", "copysign", "xlogy")
 # the other binary element-wise ops: a tensor ``other`` broadcasts to ``x`` before their kernel
-_BINARY = ("fmod", "remainder", "copysign", "xlogy", "heaviside", "nextafter")
+_BINARY = ("fmod", "remainder", "copysign", "xlogy", "heaviside", "nextafter", "igamma",
+           "igammac")
 # integer parameters, passed by name: ``_inplace`` reads a leading Python int as a value of
 # the tensor's dtype (``x.add_(1)``), which a dim is not
 _INT_PARAMETER = {"tril": "diagonal", "triu": "diagonal"}

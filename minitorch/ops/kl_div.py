@@ -49,8 +49,9 @@ class Xlogy(Op):
         return grad_a, grad_b
 
 
-def _xlogy(a: Any, b: Any) -> Tensor:
-    """``a * log(b)``, 0 where ``a`` is 0; one of them may be a number."""
+def _xlogy(a: Any, b: Any, log: str = "log") -> Tensor:
+    """``a * log(b)``, 0 where ``a`` is 0; one of them may be a number. ``log`` names the C
+    library's function (``log1p`` for torch's ``xlog1py``)."""
     x, y, dt = cast_operands(a, b)
     xp = (a if isinstance(a, Tensor) else b)._xp
     if not dt.is_floating_point:  # each integer read straight into the float it computes in
@@ -62,7 +63,7 @@ def _xlogy(a: Any, b: Any) -> Tensor:
         result = array_dtype(xp, (dt if dt.is_floating_point else get_default_dtype()).name)
         x, y = (xp.astype(xp.asarray(v), result) for v in (x, y))
     # torch's xlogy kernel calls the C library's log for each element, not vector maths
-    out = x * c_math_of(xp, "log", y)
+    out = x * c_math_of(xp, log, y)
     out = xp.where(x == 0, xp.zeros((), dtype=out.dtype), out)
     return wrap(xp.where(xp.isnan(y), y, out))  # a nan y wins over x == 0, as torch's
 

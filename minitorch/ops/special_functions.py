@@ -38,6 +38,7 @@ __all__ = [
     "i0",
     "logit",
     "nan_to_num",
+    "refuse_halves",
 ]
 
 
@@ -190,8 +191,16 @@ Erfinv = _unary("Erfinv", "erfinv", erfinv_array,
                 "self")
 
 
+def refuse_halves(kernel: str, x: Tensor) -> None:
+    """torch's refusal of a float16 or bfloat16 ``x`` by a ``kernel`` without them."""
+    if x.dtype.name in ("float16", "bfloat16"):
+        raise _args.not_implemented(kernel, x.dtype)
+
+
 def _i1_grad(g: Tensor, x: Tensor, result: Tensor) -> Tensor:
-    """torch's ``i1_backward``: ``i0(x) - i1(x)/x``, 1/2 where ``|x|`` is below epsilon."""
+    """torch's ``i1_backward``: ``i0(x) - i1(x)/x``, 1/2 where ``|x|`` is below epsilon
+    (its kernel has no half types)."""
+    refuse_halves("i1_backward", x)
     eps = 2.0 ** -52 if x.dtype.name == "float64" else 2.0 ** -23
     not_tiny = x.abs() > eps
     safe = where(not_tiny, x, eps)
@@ -207,7 +216,9 @@ class I1(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor) -> Tensor:
-        out = wrap(half_via_float(lambda xp, x: bessel_array(xp, x, 1), a._xp, a._data))
+        data = a._data if a.dtype.is_floating_point else \
+            a._xp.astype(a._data, getattr(a._xp, get_default_dtype().name))  # (integers)
+        out = wrap(half_via_float(lambda xp, x: bessel_array(xp, x, 1), a._xp, data))
         ctx.save_for_backward(a, out)
         return out
 
