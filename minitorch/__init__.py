@@ -382,6 +382,7 @@ from .ops.trig import (
     tan,
 )
 from .ops.unique import unique, unique_consecutive
+from .ops.view_copies import copy_functions
 from .ops.view_scatter import diagonal_scatter, select_scatter, slice_scatter
 from .serialization import load, save
 
@@ -561,6 +562,7 @@ def broadcast_shapes(*shapes: tuple) -> Size:
     return Size(checked_broadcast_shapes(shapes))
 
 
+globals().update(copy_functions(globals()))  # the ``*_copy`` ops, from their views
 _out.add_out_keywords(globals())  # before their entries: the parser checks out
 _call_form.public_functions(globals())  # torch's parser messages as the call was written
 _UNSUPPORTED_DTYPES = ("bfloat16", "complex32", "complex64", "complex128", "cfloat", "cdouble",
