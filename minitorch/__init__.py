@@ -207,6 +207,13 @@ from ._random import (
 from ._range import range
 from ._tensor import Size, Tensor
 from ._tensor_str import set_printoptions
+from ._windows import (
+    bartlett_window,
+    blackman_window,
+    hamming_window,
+    hann_window,
+    kaiser_window,
+)
 from .autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,
@@ -402,6 +409,9 @@ range = creation_options(range, pin_memory=False)
     creation_options(f, out=False) for f in (
         zeros_like, ones_like, full_like, empty_like, rand_like, randn_like, randint_like,
         empty_strided, scalar_tensor, tril_indices, triu_indices))
+(hann_window, hamming_window, blackman_window, bartlett_window, kaiser_window) = (
+    creation_options(f, layout=False, out=False) for f in (
+        hann_window, hamming_window, blackman_window, bartlett_window, kaiser_window))
 tensor = creation_options(tensor, layout=False, out=False)
 
 float = float32
