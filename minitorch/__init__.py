@@ -153,6 +153,8 @@ from ._nn_functions import (
     binary_cross_entropy_with_logits,
     celu,
     celu_,
+    channel_shuffle,
+    constant_pad_nd,
     conv1d,
     conv2d,
     conv3d,
@@ -166,12 +168,15 @@ from ._nn_functions import (
     embedding,
     feature_alpha_dropout,
     feature_alpha_dropout_,
+    feature_dropout,
+    feature_dropout_,
     hinge_embedding_loss,
     instance_norm,
     kl_div,
     layer_norm,
     margin_ranking_loss,
     max_pool1d,
+    max_pool1d_with_indices,
     max_pool2d,
     max_pool3d,
     pairwise_distance,
@@ -179,6 +184,8 @@ from ._nn_functions import (
     pixel_unshuffle,
     poisson_nll_loss,
     prelu,
+    rrelu,
+    rrelu_,
     selu,
     selu_,
     threshold,
@@ -246,6 +253,7 @@ from .ops.binary_more import (
     logaddexp2,
 )
 from .ops.broadcast import broadcast_tensors, broadcast_to, meshgrid
+from .ops.channel_shuffle import native_channel_shuffle
 from .ops.counting import bincount, bucketize, histc, histogram, isin, searchsorted
 from .ops.cross import cross
 from .ops.decompositions import (
@@ -301,7 +309,7 @@ from .ops.masked import masked_fill_function as masked_fill
 from .ops.masked import masked_scatter, masked_select
 from .ops.matrix_exp import matrix_exp
 from .ops.nn_ops import log_softmax, softmax
-from .ops.nonzero import argwhere, nonzero
+from .ops.nonzero import argwhere, nonzero, nonzero_static
 from .ops.norm import norm
 from .ops.normalize import clamp_max, clamp_min, group_norm, rms_norm
 from .ops.pointwise import (

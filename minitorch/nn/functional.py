@@ -496,6 +496,59 @@ def _noise_shape(input: Tensor) -> tuple:
     return (*input.shape[:2], *(1,) * (input.dim() - 2))
 
 
+def max_pool1d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
+                            padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False,
+                            return_indices: bool = False) -> tuple:
+    """``max_pool1d``'s maxima and their indices, whatever ``return_indices`` says.
+
+    >>> F.max_pool1d_with_indices(minitorch.tensor([[1., 3., 2., 0.]]), 2)[1]
+    tensor([[1, 2]])
+    """
+    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool2d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
+                            padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False,
+                            return_indices: bool = False) -> tuple:
+    """``max_pool2d``'s maxima and their indices, whatever ``return_indices`` says.
+
+    >>> F.max_pool2d_with_indices(minitorch.tensor([[[1., 3.], [2., 0.]]]), 2)[1]
+    tensor([[[1]]])
+    """
+    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool3d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
+                            padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False,
+                            return_indices: bool = False) -> tuple:
+    """``max_pool3d``'s maxima and their indices, whatever ``return_indices`` says.
+
+    >>> F.max_pool3d_with_indices(minitorch.ones(1, 1, 2, 2, 2), 2)[1].shape
+    torch.Size([1, 1, 1, 1, 1])
+    """
+    return max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def adaptive_max_pool1d_with_indices(input: Tensor, output_size: Any,
+                                     return_indices: bool = False) -> tuple:
+    """``adaptive_max_pool1d``'s maxima and their indices, whatever ``return_indices`` says.
+
+    >>> F.adaptive_max_pool1d_with_indices(minitorch.tensor([[1., 3., 2., 0.]]), 2)[1]
+    tensor([[1, 2]])
+    """
+    return adaptive_max_pool1d(input, output_size, True)
+
+
+def adaptive_max_pool2d_with_indices(input: Tensor, output_size: Any,
+                                     return_indices: bool = False) -> tuple:
+    """``adaptive_max_pool2d``'s maxima and their indices, whatever ``return_indices`` says.
+
+    >>> F.adaptive_max_pool2d_with_indices(minitorch.tensor([[[1., 3.], [2., 0.]]]), 1)[1]
+    tensor([[[1]]])
+    """
+    return adaptive_max_pool2d(input, output_size, True)
+
+
 def _vf_dropout(fn: str, input: Tensor, p: Any, training: Any, inplace: bool,
                 feature: bool, alpha: bool) -> Tensor:
     """The C function torch's Python dropouts call (``fn`` or ``fn_`` in place): its
