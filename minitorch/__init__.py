@@ -469,6 +469,9 @@ for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "rel
               "log10", "exp2", "erf", "isnan", "sinh", "cosh", "asinh", "acosh", "atanh",
               "arcsinh", "arccosh", "arctanh", "inverse", "det"):
     globals()[_name] = _method(_name)
+fill = _methods.fill
+
+
 def unflatten(input: Tensor, dim: int, sizes: Any) -> Tensor:
     """``input.unflatten(dim, sizes)`` as torch's function: its parser reads dim's range
     before the method's (Python) refusal of no sizes.
