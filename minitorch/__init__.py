@@ -127,6 +127,7 @@ from ._factories import (
     get_default_device,
     linspace,
     logspace,
+    resize_as_,
     scalar_tensor,
     set_default_device,
     set_default_tensor_type,
@@ -310,7 +311,7 @@ from .ops.masked import masked_scatter, masked_select
 from .ops.matrix_exp import matrix_exp
 from .ops.nn_ops import log_softmax, softmax
 from .ops.nonzero import argwhere, nonzero, nonzero_static
-from .ops.norm import norm
+from .ops.norm import frobenius_norm, norm, nuclear_norm
 from .ops.normalize import clamp_max, clamp_min, group_norm, rms_norm
 from .ops.pointwise import (
     add,

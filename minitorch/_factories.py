@@ -709,3 +709,14 @@ def resize_(self: Tensor, *sizes: Any) -> Tensor:
     self._data = xp.reshape(flat[:count], shape)
     self._version_counter.value += 1
     return self
+
+
+def resize_as_(self: Tensor, the_template: Tensor, *, memory_format: Any = None) -> Tensor:
+    """``resize_`` to ``the_template``'s shape (its values and dtype are not used).
+
+    >>> minitorch.ones(2).resize_as_(minitorch.zeros(3))
+    tensor([1., 1., 0.])
+    """
+    _args.tensor_args("resize_as_", (self, "input", 1), (the_template, "the_template", 2))
+    _layout.checked("resize_as_", memory_format)
+    return resize_(self, *the_template.shape)
