@@ -213,6 +213,7 @@ from ._random import (
     set_rng_state,
 )
 from ._range import range
+from ._removed import eig, lstsq, matrix_rank, solve
 from ._tensor import Size, Tensor
 from ._tensor_str import set_printoptions
 from ._windows import (

@@ -1377,6 +1377,9 @@ _METHODS.update({"diff": differences.diff, "cov": statistics.cov,
                  "histogram": counting.histogram,
                  "bincount": counting.bincount})
 
+from ._removed import METHODS as _REMOVED_METHODS  # noqa: E402  (it needs Tensor only)
+
+_METHODS.update(_REMOVED_METHODS)
 _METHODS.update(inplace_more.inplace_twins(_METHODS, Tensor))
 
 for _name, _fn in _METHODS.items():  # torch counts a method's arguments after self
