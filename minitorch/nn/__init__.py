@@ -95,7 +95,7 @@ from .padding import (
     ZeroPad3d,
 )
 from .parallel import DataParallel
-from .parameter import Parameter, UninitializedBuffer, UninitializedParameter
+from .parameter import Buffer, Parameter, UninitializedBuffer, UninitializedParameter
 from .pixelshuffle import PixelShuffle, PixelUnshuffle
 from .pooling import (
     AdaptiveAvgPool1d,
@@ -148,6 +148,7 @@ __all__ = [
     "BatchNorm2d",
     "BatchNorm3d",
     "Bilinear",
+    "Buffer",
     "CTCLoss",
     "ChannelShuffle",
     "CircularPad1d",
