@@ -465,6 +465,37 @@ BUFFER = [
     ("(m := L.nn.Module(), setattr(m, 'x', 5), setattr(m, 'x', L.nn.Buffer(L.ones(2))), dic"
      't(m.named_buffers()))[3:]'),
 ]
+LINALG = [
+    'L.linalg.eig(L.ones(3))',
+    'L.linalg.eig(L.ones(2,3))',
+    'L.linalg.eig(L.ones(2,2,dtype=L.int64))',
+    'L.linalg.eig(L.tensor([[float("nan"),1.],[0,1]]))',
+    'L.linalg.eig(1)',
+    'L.linalg.eigvals(L.ones(2,3))',
+    'L.linalg.eigvals(L.ones(3))',
+    'L.linalg.eigvals(L.ones(2,2,dtype=L.int32))',
+    'L.linalg.eig(L.ones(2,2,dtype=L.float16))',
+    'L.linalg.eigvals(L.ones(2,2,dtype=L.float16))',
+    "L.linalg.eigvals('a')",
+    'L.linalg.tensorsolve(L.eye(6).reshape(2,3,6), L.ones(2,3))',
+    'L.linalg.tensorsolve(L.eye(6).reshape(6,2,3), L.ones(6), dims=(0,))',
+    'L.linalg.tensorsolve(L.eye(6).reshape(2,3,6), L.ones(3,2))',
+    'L.linalg.tensorsolve(L.eye(6).reshape(2,3,6), L.ones(6))',
+    'L.linalg.tensorsolve(L.ones(2,3,6), L.ones(2,3))',
+    'L.linalg.tensorsolve(L.eye(6).reshape(2,3,6).requires_grad_(), L.ones(2,3))',
+    'L.linalg.tensorsolve(L.eye(6).reshape(2,3,6).long(), L.ones(2,3).long())',
+    'L.linalg.tensorsolve(L.eye(6).reshape(2,3,6), L.ones(2,3).double())',
+    'L.linalg.tensorsolve(L.eye(4).reshape(2,2,2,2), L.ones(2,2))',
+    'L.linalg.tensorsolve(L.eye(6).reshape(2,3,6), 1)',
+    'L.linalg.tensorsolve(1, L.ones(2))',
+    'L.linalg.tensorsolve(L.eye(6).reshape(2,3,6), L.ones(2,3), dims=(5,))',
+    'L.linalg.tensorsolve(L.eye(4).reshape(2,2,2,2), L.ones(2,2), (0,1))',
+    'L.linalg.tensorsolve(L.eye(4).reshape(2,2,2,2)*2+1, L.arange(4.).reshape(2,2), (0,1))',
+    ('L.autograd.grad(L.linalg.tensorsolve(A:=(L.eye(4)*3+1).reshape(2,2,2,2).requires_grad'
+     '_(), L.arange(4.).reshape(2,2)).sum(), A)'),
+    "L.linalg.tensorsolve(L.eye(4).reshape(2,2,2,2), L.ones(2,2), 'a')",
+]
+
 
 def _printed(got: Any, want: torch.Tensor) -> None:
     """Bit for bit, and printed alike (which shows the grad_fn's name)."""
@@ -488,7 +519,7 @@ def _run(expression: str) -> None:
 
 
 @pytest.mark.parametrize("expression", COPIES + WINDOWS + NN_NAMES + FILL + NORMS + REMOVED +
-                         DATASETS + BUFFER)
+                         DATASETS + BUFFER + LINALG)
 def test_as_torch(expression: str) -> None:
     _run(expression)
 
