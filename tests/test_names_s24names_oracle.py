@@ -496,6 +496,30 @@ LINALG = [
     "L.linalg.tensorsolve(L.eye(4).reshape(2,2,2,2), L.ones(2,2), 'a')",
 ]
 
+LAZY = [
+    'L.nn.LazyConv1d(4, 3)',
+    '(m:=L.nn.LazyConv1d(4, 3), m(L.ones(2,3)), m)[2]',
+    '(m:=L.nn.LazyConv1d(4, 3), m(L.ones(2,3,5)).shape, m, m.weight.shape)[1:]',
+    '(m:=L.nn.LazyConv1d(4, 3), m(L.ones(2,2,3,5)).shape)[1:]',
+    '(m:=L.nn.LazyConv3d(4, 1), m(L.ones(2,3,4,4)).shape, m, m.weight.shape)[1:]',
+    '(m:=L.nn.LazyConv3d(4, 2, groups=2), m(L.ones(3,4,4,4)).shape, m, m.weight.shape)[1:]',
+    '(m:=L.nn.LazyConv3d(4, 2, groups=2), m(L.ones(3,3,4,4)))[1:]',
+    '(m:=L.nn.LazyConvTranspose2d(4,3), m(L.ones(2,3,4)).shape, m, m.weight.shape)[1:]',
+    '(m:=L.nn.LazyConvTranspose1d(4, 3, groups=2), m(L.ones(2,6,5)).shape, m, m.weight.shape)[1:]',
+    ('(m:=L.nn.LazyConvTranspose3d(4, 2, stride=2), m(L.ones(1,2,2,2,2)).shape, m, m.weight'
+     '.shape)[1:]'),
+    'L.nn.LazyConvTranspose3d(4, 2, stride=2, output_padding=1)',
+    'L.nn.LazyInstanceNorm1d()',
+    'L.nn.LazyInstanceNorm3d(affine=False)',
+    '(m:=L.nn.LazyInstanceNorm1d(), m(L.ones(3,4)))[1:]',
+    '(m:=L.nn.LazyInstanceNorm2d(), m(L.ones(2, 3,4,5)).shape, m, m.running_mean)[1:]',
+    '(m:=L.nn.LazyInstanceNorm1d(affine=True), m(L.ones(2,3,5)).shape, m, m.weight)[1:]',
+    '(m:=L.nn.LazyBatchNorm3d(), m(L.ones(2,3,2,2,2)).shape, m, m.running_mean)[1:]',
+    'L.nn.LazyBatchNorm3d(momentum=None)',
+    '(L.manual_seed(0), m:=L.nn.LazyConv1d(2, 2), m(L.ones(1,2,3)), m.weight)[3]',
+    '(L.manual_seed(0), m:=L.nn.LazyConvTranspose1d(2, 2), m(L.ones(1,2,3)), m.weight, m.bias)[3:]',
+]
+
 
 def _printed(got: Any, want: torch.Tensor) -> None:
     """Bit for bit, and printed alike (which shows the grad_fn's name)."""
@@ -519,7 +543,7 @@ def _run(expression: str) -> None:
 
 
 @pytest.mark.parametrize("expression", COPIES + WINDOWS + NN_NAMES + FILL + NORMS + REMOVED +
-                         DATASETS + BUFFER + LINALG)
+                         DATASETS + BUFFER + LINALG + LAZY)
 def test_as_torch(expression: str) -> None:
     _run(expression)
 
