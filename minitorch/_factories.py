@@ -711,12 +711,12 @@ def resize_(self: Tensor, *sizes: Any) -> Tensor:
     return self
 
 
-def resize_as_(self: Tensor, the_template: Tensor, *, memory_format: Any = None) -> Tensor:
+def resize_as_(input: Tensor, the_template: Tensor, *, memory_format: Any = None) -> Tensor:
     """``resize_`` to ``the_template``'s shape (its values and dtype are not used).
 
     >>> minitorch.ones(2).resize_as_(minitorch.zeros(3))
     tensor([1., 1., 0.])
     """
-    _args.tensor_args("resize_as_", (self, "input", 1), (the_template, "the_template", 2))
+    _args.tensor_args("resize_as_", (input, "input", 1), (the_template, "the_template", 2))
     _layout.checked("resize_as_", memory_format)
-    return resize_(self, *the_template.shape)
+    return resize_(input, *the_template.shape)

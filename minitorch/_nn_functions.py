@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from . import _args
+from . import _args, _call_form
 from ._tensor import Tensor
 from .nn import functional as F
 
@@ -89,7 +89,7 @@ def _reduction(fn: str, value: Any, position: int | None) -> str:
     return {1: "mean", 2: "sum"}.get(reduction, "none")
 
 
-def dropout(input: Tensor, p: float = _args.OMITTED, train: bool = _args.OMITTED) -> Tensor:
+def dropout(input: Tensor, p: float, train: bool) -> Tensor:
     """Zeros with probability ``p`` and the rest scaled by ``1 / (1 - p)`` where ``train``,
     else ``input`` itself (``F.dropout``).
 
@@ -99,7 +99,7 @@ def dropout(input: Tensor, p: float = _args.OMITTED, train: bool = _args.OMITTED
     return _dropout("dropout", input, p, train, inplace=False)
 
 
-def dropout_(input: Tensor, p: float = _args.OMITTED, train: bool = _args.OMITTED) -> Tensor:
+def dropout_(input: Tensor, p: float, train: bool) -> Tensor:
     """In-place ``dropout``.
 
     >>> minitorch.dropout_(minitorch.ones(2), 0.0, True)
@@ -110,7 +110,6 @@ def dropout_(input: Tensor, p: float = _args.OMITTED, train: bool = _args.OMITTE
 
 def _dropout(fn: str, input: Any, p: Any, train: Any, inplace: bool) -> Tensor:
     _args.tensor_args(fn, (input, "input", 1))
-    _args.missing(fn, (p, "p"), (train, "train"))
     (p,) = _args.reals(fn, (p, "p", 2))
     train = _args.flag(fn, train, "train", 3)
     if not 0 <= p <= 1:
@@ -118,25 +117,21 @@ def _dropout(fn: str, input: Any, p: Any, train: Any, inplace: bool) -> Tensor:
     return F.dropout(input, p, train, inplace)
 
 
-def feature_dropout(input: Tensor, p: float = _args.OMITTED,
-                    train: bool = _args.OMITTED) -> Tensor:
+def feature_dropout(input: Tensor, p: float, train: bool) -> Tensor:
     """``dropout`` of whole channels: one draw per ``input[i, j]`` (``F.dropout2d``'s kernel).
 
     >>> minitorch.feature_dropout(minitorch.ones(1, 2), 0.5, False)
     tensor([[1., 1.]])
     """
-    _args.missing("feature_dropout", (p, "p"), (train, "train"))
     return F._vf_dropout("feature_dropout", input, p, train, False, True, False)
 
 
-def feature_dropout_(input: Tensor, p: float = _args.OMITTED,
-                     train: bool = _args.OMITTED) -> Tensor:
+def feature_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
     """In-place ``feature_dropout``.
 
     >>> minitorch.feature_dropout_(minitorch.ones(1, 2), 0.0, True)
     tensor([[1., 1.]])
     """
-    _args.missing("feature_dropout_", (p, "p"), (train, "train"))
     return F._vf_dropout("feature_dropout", input, p, train, True, True, False)
 
 
@@ -181,6 +176,7 @@ def constant_pad_nd(input: Tensor, pad: Any, value: Any = 0) -> Tensor:
     return F.pad(input, tuple(pad), "constant", value)
 
 
+@_call_form.alias_of("max_pool1d")
 def max_pool1d_with_indices(input: Tensor, kernel_size: Any, stride: Any = (), padding: Any = 0,
                             dilation: Any = 1, ceil_mode: bool = False) -> tuple:
     """``max_pool1d``'s maxima and where they are (``F.max_pool1d(..., return_indices=True)``).
@@ -467,8 +463,7 @@ def adaptive_max_pool1d(input: Tensor, output_size: Any) -> tuple:
 _ALPHA = 1.7580993408473766  # SELU's alpha times its scale: the value dropped units take
 
 
-def alpha_dropout(input: Tensor, p: float = _args.OMITTED, train: bool = _args.OMITTED
-                  ) -> Tensor:
+def alpha_dropout(input: Tensor, p: float, train: bool) -> Tensor:
     """Dropout that keeps SELU's mean and variance: dropped elements take ``-alpha``'s
     value, then all are scaled and shifted back (torch's composition, its mask).
 
@@ -478,8 +473,7 @@ def alpha_dropout(input: Tensor, p: float = _args.OMITTED, train: bool = _args.O
     return _alpha_dropout("alpha_dropout", input, p, train, feature=False, inplace=False)
 
 
-def alpha_dropout_(input: Tensor, p: float = _args.OMITTED, train: bool = _args.OMITTED
-                   ) -> Tensor:
+def alpha_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
     """In-place ``alpha_dropout``.
 
     >>> minitorch.alpha_dropout_(minitorch.ones(2), 0.0, True)
@@ -488,8 +482,7 @@ def alpha_dropout_(input: Tensor, p: float = _args.OMITTED, train: bool = _args.
     return _alpha_dropout("alpha_dropout_", input, p, train, feature=False, inplace=True)
 
 
-def feature_alpha_dropout(input: Tensor, p: float = _args.OMITTED,
-                          train: bool = _args.OMITTED) -> Tensor:
+def feature_alpha_dropout(input: Tensor, p: float, train: bool) -> Tensor:
     """``alpha_dropout`` of whole channels (one draw per sample and channel).
 
     >>> minitorch.feature_alpha_dropout(minitorch.ones(1, 2), 0.5, False)
@@ -499,8 +492,7 @@ def feature_alpha_dropout(input: Tensor, p: float = _args.OMITTED,
                           inplace=False)
 
 
-def feature_alpha_dropout_(input: Tensor, p: float = _args.OMITTED,
-                           train: bool = _args.OMITTED) -> Tensor:
+def feature_alpha_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
     """In-place ``feature_alpha_dropout``.
 
     >>> minitorch.feature_alpha_dropout_(minitorch.ones(1, 2), 0.0, True)
@@ -517,7 +509,6 @@ def _alpha_dropout(fn: str, input: Any, p: Any, train: Any, feature: bool,
     from ._creation import empty
 
     _args.tensor_args(fn, (input, "input", 1))
-    _args.missing(fn, (p, "p"), (train, "train"))
     (p,) = _args.reals(fn, (p, "p", 2))
     train = _args.flag(fn, train, "train", 3)
     if not 0 <= p <= 1:

@@ -37,6 +37,9 @@ def _window(name: str, window_length: Any, periodic: Any, numbers: tuple, dtype:
         raise _args.invalid_combination(name, (window_length,), *_SIGNATURES,
                                         keywords={"layout": layout})
     periodic = True if periodic is _args.OMITTED else periodic
+    if isinstance(window_length, Tensor) and window_length.dim():  # (a 0-d one is an int)
+        raise TypeError(f"{name}(): argument 'window_length' (position 1) must be int, not "
+                        "Tensor")
     n, periodic, requires_grad = _args.parsed(
         name, ("int", window_length, "window_length", 1), ("bool", periodic, "periodic", 2),
         ("flag", requires_grad, "requires_grad", None))

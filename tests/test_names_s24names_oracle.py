@@ -520,6 +520,55 @@ LAZY = [
     '(L.manual_seed(0), m:=L.nn.LazyConvTranspose1d(2, 2), m(L.ones(1,2,3)), m.weight, m.bias)[3:]',
 ]
 
+BINDING = [
+    'L.dropout(L.ones(2), .5, True, 4)',
+    'L.dropout(L.ones(2), .5)',
+    'L.dropout(L.ones(2))',
+    'L.dropout(1)',
+    'L.dropout(1, 0.5)',
+    'L.dropout(L.ones(2), p=.5)',
+    'L.dropout(L.ones(2), train=False)',
+    "L.dropout(L.ones(2), 'a')",
+    'L.dropout(L.ones(2), 0.5, False)',
+    'L.dropout_(L.ones(2), 0.5)',
+    'L.alpha_dropout(L.ones(2), 0.5)',
+    'L.alpha_dropout(L.ones(2), 0.5, False, 1)',
+    'L.alpha_dropout_(1)',
+    'L.feature_alpha_dropout(L.ones(2, 2), 0.5)',
+    'L.feature_alpha_dropout_(L.ones(2, 2), train=True)',
+    'L.feature_dropout(L.ones(2,2), 0.5, True, 1)',
+    'L.feature_dropout(L.ones(2,2))',
+    'L.feature_dropout(1)',
+    'L.feature_dropout(input=L.ones(2,2), p=0., train=True)',
+    'L.feature_dropout_(L.ones(2,2), 0.1)',
+    'L.dropout(L.ones(2), 0., x=1)',
+    'L.dropout(L.ones(2), 0., True, x=1)',
+    'L.nn.functional.max_pool2d_with_indices(None, 2)',
+    'L.nn.functional.max_pool2d_with_indices([2], True)',
+    'L.nn.functional.max_pool1d_with_indices(None, 2)',
+    'L.nn.functional.max_pool3d_with_indices(None, 2)',
+    'L.nn.functional.max_pool2d_with_indices(L.ones(1,4,4), 2)',
+    'L.nn.functional.max_pool2d_with_indices(L.ones(1,4,4), 2, return_indices=False)',
+    'L.nn.functional.max_pool2d_with_indices(L.ones(1,4,4), 2.5)',
+    'L.nn.functional.max_pool2d_with_indices(L.ones(1,4,4))',
+    'L.nn.functional.max_pool2d_with_indices(L.ones(1,4,4), 2, 1, 0, 1, False, False, 3)',
+    'L.nn.functional.max_pool1d_with_indices(L.ones(1,4), 2, 1, 5)',
+    'L.nn.functional.max_pool3d_with_indices(L.ones(1,2,4,4), (2,2,2), ceil_mode=True)',
+    'L.max_pool1d_with_indices(None, 2)',
+    'L.max_pool1d_with_indices(L.ones(1,4), 2.5)',
+    'L.nonzero_static(dim=-1)',
+    'L.nonzero_static(L.tensor([1,0]), keepdim=0)',
+    'L.nonzero_static(L.tensor([1,0]), size=1, keepdim=0)',
+    'L.nonzero_static(L.tensor([1,0]), size=1, out=L.empty(0, dtype=L.int64))',
+    'L.nonzero_static(L.tensor([1,0]), size=1, out=None)',
+    'L.tensor([1,0]).nonzero_static(size=1, out=None)',
+    'L.tensor([1,0]).nonzero_static(keepdim=1)',
+    'L.tensor([1,0]).nonzero_static(size=1, keepdim=1)',
+    'L.tensor([1,0]).nonzero_static()',
+    'L.nonzero_static(L.tensor([1,0]), size=3, out=L.empty(5, dtype=L.int64))',
+    'L.nonzero_static(L.tensor([1,0]), size=3, out=1)',
+]
+
 
 def _printed(got: Any, want: torch.Tensor) -> None:
     """Bit for bit, and printed alike (which shows the grad_fn's name)."""
@@ -543,7 +592,7 @@ def _run(expression: str) -> None:
 
 
 @pytest.mark.parametrize("expression", COPIES + WINDOWS + NN_NAMES + FILL + NORMS + REMOVED +
-                         DATASETS + BUFFER + LINALG + LAZY)
+                         DATASETS + BUFFER + LINALG + LAZY + BINDING)
 def test_as_torch(expression: str) -> None:
     _run(expression)
 

@@ -504,6 +504,7 @@ def max_pool1d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
     >>> F.max_pool1d_with_indices(minitorch.tensor([[1., 3., 2., 0.]]), 2)[1]
     tensor([[1, 2]])
     """
+    _args.tensor_args("max_pool1d_with_indices", (input, "input", 1))  # torch's kernel's name
     return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
 
 
@@ -515,6 +516,7 @@ def max_pool2d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
     >>> F.max_pool2d_with_indices(minitorch.tensor([[[1., 3.], [2., 0.]]]), 2)[1]
     tensor([[[1]]])
     """
+    _args.tensor_args("max_pool2d_with_indices", (input, "input", 1))  # torch's kernel's name
     return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
 
 
@@ -526,6 +528,7 @@ def max_pool3d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
     >>> F.max_pool3d_with_indices(minitorch.ones(1, 1, 2, 2, 2), 2)[1].shape
     torch.Size([1, 1, 1, 1, 1])
     """
+    _args.python_attribute(input, "is_cuda")  # torch's Python asks it first
     return max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
 
 

@@ -60,8 +60,8 @@ def _nonzero_method(self: Tensor, *args: Any, as_tuple: bool = False) -> Any:
     return nonzero(self, as_tuple=as_tuple)
 
 
-def nonzero_static(input: Tensor, *args: Any, size: int = _args.OMITTED,
-                   fill_value: int = -1) -> Tensor:
+def nonzero_static(input: Tensor = _args.OMITTED, *args: Any, size: int = _args.OMITTED,
+                   fill_value: int = -1, **unknown: Any) -> Tensor:
     """``nonzero(input)`` with exactly ``size`` rows: cut short, or filled with
     ``fill_value`` (a shape known before the values, as compilers want).
 
@@ -70,7 +70,7 @@ def nonzero_static(input: Tensor, *args: Any, size: int = _args.OMITTED,
             [ 2],
             [-1]])
     """
-    _static_call(args, size, method=False)
+    _static_call(args, size, method=False, first=input, unknown=unknown)
     _args.tensor_args("nonzero_static", (input, "input", 1))
     size, fill_value = _args.parsed("nonzero_static", ("int", size, "size", None),
                                     ("int", fill_value, "fill_value", None))
@@ -85,20 +85,29 @@ def nonzero_static(input: Tensor, *args: Any, size: int = _args.OMITTED,
     return wrap(rows)
 
 
-def _static_call(args: tuple, size: Any, method: bool) -> None:
+def _static_call(args: tuple, size: Any, method: bool, first: Any = None,
+                 unknown: dict | None = None) -> None:
     """torch's binding of ``nonzero_static``: no positional argument after the tensor (its
     count as it words it), then the keyword ``size``."""
     if args:
         given, most = (len(args), 0) if method else (len(args) + 1, 1)
         raise TypeError(f"nonzero_static() takes from {most + 1} to {most} positional "
                         f"arguments but {given} were given")
-    if size is _args.OMITTED:
-        raise TypeError('nonzero_static() missing 1 required positional arguments: "size"')
+    if not method and first is not _args.OMITTED:
+        _args.tensor_args("nonzero_static", (first, "input", 1))  # a type before a lack
+    lacking = [n for n, v in (("input", first), ("size", size)) if v is _args.OMITTED]
+    if lacking:
+        listed = ", ".join(f'"{n}"' for n in lacking)  # (torch's count, its plural)
+        raise TypeError(f"nonzero_static() missing {len(lacking)} required positional "
+                        f"argument{'s' * (len(lacking) == 1)}: {listed}")
+    if unknown:
+        raise TypeError(f"nonzero_static() got an unexpected keyword argument "
+                        f"'{next(iter(unknown))}'")
 
 
 def _nonzero_static_method(self: Tensor, *args: Any, size: int = _args.OMITTED,
-                           fill_value: int = -1) -> Tensor:
-    _static_call(args, size, method=True)
+                           fill_value: int = -1, **unknown: Any) -> Tensor:
+    _static_call(args, size, method=True, unknown=unknown)
     return nonzero_static(self, size=size, fill_value=fill_value)
 
 

@@ -12,10 +12,11 @@ One table makes them all.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._dtype import dtype as dtype_type
 from .._tensor import Tensor
 from ..autograd import grad_mode
@@ -148,7 +149,15 @@ COPIES: dict[str, tuple[Any, str | None, tuple]] = {
 def _copy_function(name: str, view: Callable, node_name: str | None,
                    signatures: tuple) -> Callable:
     """The public ``name``: ``view`` (checked and run as the caller wrote it) then copied."""
+    signature = inspect.signature(view)
+
     def fn(input: Tensor, *args: Any, **kwargs: Any) -> Any:
+        try:
+            signature.bind(input, *args, **kwargs)
+        except TypeError:  # Python's refusal of the call comes first, in torch's words
+            if refused := _call_form.too_many_positional(view, name, (input, *args), False):
+                raise TypeError(refused) from None
+            return view(input, *args, **kwargs)
         _args.tensor_args(name, (input, "input", 1))
         out = view(input, *args, **kwargs)
         first = out if isinstance(out, Tensor) else (out[0] if len(out) else None)
