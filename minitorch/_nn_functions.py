@@ -448,7 +448,8 @@ def adaptive_max_pool1d(input: Tensor, output_size: Any) -> tuple:
     >>> minitorch.adaptive_max_pool1d(minitorch.tensor([[1., 3., 2., 0.]]), 2)[0]
     tensor([[3., 2.]])
     """
-    size = _one("adaptive_max_pool1d", "output_size", output_size, 2)  # parsed first
+    _args.tensor_args("adaptive_max_pool1d", (input, "input", 1))  # the parser's order
+    size = _one("adaptive_max_pool1d", "output_size", output_size, 2)
     _pooled_dims("adaptive_max_pool1d", input)
     for i in range(1, input.dim()):
         if not input.shape[i]:

@@ -37,7 +37,8 @@ def _window(name: str, window_length: Any, periodic: Any, numbers: tuple, dtype:
         raise _args.invalid_combination(name, (window_length,), *_SIGNATURES,
                                         keywords={"layout": layout})
     periodic = True if periodic is _args.OMITTED else periodic
-    if isinstance(window_length, Tensor) and window_length.dim():  # (a 0-d one is an int)
+    if isinstance(window_length, Tensor) and (window_length.dim() or window_length.dtype in (
+            D.bool, D.float16, D.float32, D.float64)):  # (a 0-d integer one is an int)
         raise TypeError(f"{name}(): argument 'window_length' (position 1) must be int, not "
                         "Tensor")
     n, periodic, requires_grad = _args.parsed(

@@ -521,6 +521,19 @@ LAZY = [
 ]
 
 BINDING = [
+    'L.hann_window(L.tensor(3.))',
+    'L.hann_window(L.tensor(3, dtype=L.uint8))',
+    'L.hann_window(L.tensor(3, dtype=L.int32))',
+    'L.blackman_window(L.tensor(True))',
+    'L.kaiser_window(L.tensor([3]))',
+    'L.adaptive_max_pool1d(1, (2,3))',
+    'L.adaptive_max_pool1d(L.ones(1,4), (2,3))',
+    'L.adaptive_max_pool1d(L.ones(1,4), 1.5)',
+    'L.adaptive_max_pool1d(1, 1.5)',
+    'L.adaptive_max_pool1d(L.ones(1,4), 2)',
+    'L.adaptive_max_pool1d(L.ones(4), 2)',
+    'L.nn.functional.adaptive_max_pool1d_with_indices(L.ones(1,4), 3)',
+    'L.nn.functional.adaptive_max_pool1d(1.5, L.float64)',
     'L.dropout(L.ones(2), .5, True, 4)',
     'L.dropout(L.ones(2), .5)',
     'L.dropout(L.ones(2))',
