@@ -407,14 +407,19 @@ max_pool3d = _top_level_pool(3, """``F.max_pool3d`` (an empty ``stride``: the ke
 
 def _one(fn: str, name: str, value: Any, position: int) -> int:
     """A 1-d pooling's size: an int or a one-int tuple, as torch's ``check1d``."""
-    if isinstance(value, bool):  # the parser's refusal of a lone bool for a tuple of ints
-        raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be tuple of "
-                        "ints, not bool")
-    values = _args.int_list(fn, value, name, position)
+    values = _ints(fn, name, value, position)
     if len(values) != 1:
         raise RuntimeError(f"{fn}() argument '{name}' should contain one int (got "
                            f"{len(values)})")
     return values[0]
+
+
+def _ints(fn: str, name: str, value: Any, position: int) -> tuple:
+    """A 1-d pooling's size as torch's parser reads it: an int or a tuple of ints."""
+    if isinstance(value, bool):  # the parser's refusal of a lone bool for a tuple of ints
+        raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be tuple of "
+                        "ints, not bool")
+    return _args.int_list(fn, value, name, position)
 
 
 def _pooled_dims(fn: str, input: Any) -> None:
@@ -448,9 +453,10 @@ def adaptive_max_pool1d(input: Tensor, output_size: Any) -> tuple:
     >>> minitorch.adaptive_max_pool1d(minitorch.tensor([[1., 3., 2., 0.]]), 2)[0]
     tensor([[3., 2.]])
     """
-    _args.tensor_args("adaptive_max_pool1d", (input, "input", 1))  # the parser's order
-    size = _one("adaptive_max_pool1d", "output_size", output_size, 2)
+    _args.tensor_args("adaptive_max_pool1d", (input, "input", 1))  # the parser's order:
+    _ints("adaptive_max_pool1d", "output_size", output_size, 2)  # types, the input's dims,
     _pooled_dims("adaptive_max_pool1d", input)
+    size = _one("adaptive_max_pool1d", "output_size", output_size, 2)  # then the size's length
     for i in range(1, input.dim()):
         if not input.shape[i]:
             raise RuntimeError(f"adaptive_max_pool1d(): Expected input to have non-zero size "

@@ -521,6 +521,10 @@ LAZY = [
 ]
 
 BINDING = [
+    'L.nn.functional.adaptive_max_pool1d(L.ones(3,3,1,4), ())',
+    'L.adaptive_max_pool1d(L.ones(3,3,1,4), True)',
+    'L.adaptive_max_pool1d(L.ones(3), (1,2))',
+    'L.adaptive_max_pool1d(L.ones(3,3), (1,2))',
     'L.hann_window(L.tensor(3.))',
     'L.hann_window(L.tensor(3, dtype=L.uint8))',
     'L.hann_window(L.tensor(3, dtype=L.int32))',
