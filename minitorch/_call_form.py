@@ -967,7 +967,7 @@ def function(fn: Callable) -> Callable:
 PYTHON_METHODS = frozenset({
     "backward", "register_hook", "register_post_accumulate_grad_hook", "dim_order",
     "is_shared", "share_memory_", "split", "norm", "storage", "unflatten", "unique",
-    "unique_consecutive"})
+    "unique_consecutive", "resize", "resize_as"})
 # torch's functions written in Python (torch/functional.py, ...), which its parser never sees
 PYTHON_FUNCTIONS = frozenset({
     "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shapes", "einsum", "norm", "split",

@@ -1326,7 +1326,8 @@ _METHODS.update({name: getattr(tensor_split, name) for name in tensor_split.__al
 _METHODS.update({"masked_select": masked.masked_select, "take_along_dim": take.take_along_dim,
                  "unique": unique.unique,
                  "unique_consecutive": unique.unique_consecutive, "type_as": _factories.type_as,
-                 "resize_": _factories.resize_, "resize_as_": _factories.resize_as_})
+                 "resize_": _factories.resize_, "resize_as_": _factories.resize_as_,
+                 "resize": _factories.resize, "resize_as": _factories.resize_as})
 _METHODS.update({name.lower(): _unary(getattr(unary_more, name)) for name in unary_more.__all__
                  if name[0].isupper()})
 _METHODS.update({"isnan": unary_more.isnan, "clamp_min": normalize.clamp_min,

@@ -521,6 +521,27 @@ LAZY = [
 ]
 
 BINDING = [
+    '(x:=L.arange(6.).requires_grad_()).resize(2,3)',
+    '(x:=L.arange(6.).requires_grad_()).resize(4)',
+    '(x:=L.arange(6.).requires_grad_()).resize_as(1)',
+    '(x:=L.arange(6.).requires_grad_()).resize()',
+    '(x:=L.arange(6.).requires_grad_()).resize(2.5, 2)',
+    '(x:=L.arange(6.).requires_grad_()).resize([2,3])',
+    '(x:=L.arange(6.).requires_grad_()).resize(L.Size([6]))',
+    '(x:=L.arange(6.).requires_grad_()).resize(-1)',
+    '(x:=L.arange(6.).requires_grad_()).resize_as(L.ones(6), 1)',
+    '(x:=L.arange(6.).requires_grad_()).resize_as(L.ones(2,3))',
+    'L.arange(6).resize(3,2)',
+    '(x:=L.arange(6.).requires_grad_()).resize(2,3)._version',
+    '(x:=L.arange(6.).requires_grad_()).resize(2,3).is_contiguous()',
+    'L.ones(2,3).t().resize(6)',
+    'len((x:=L.arange(6.).requires_grad_()).resize(1,6).grad_fn.next_functions)',
+    ('(x:=L.arange(6.).requires_grad_(), (x.resize(2,3)*L.arange(6.).view(2,3)).sum().backw'
+     'ard(), x.grad)[2]'),
+    '(x:=L.arange(6.), y:=x.resize(2,3), y.__setitem__((0,0), 100.), x)[3]',
+    'type((x:=L.arange(6.).requires_grad_()).resize(2,3).grad_fn).__module__',
+    ('L.autograd.grad((x:=L.arange(6.).requires_grad_()).resize(3,2).pow(2).sum(), x, creat'
+     'e_graph=True)[0]'),
     'L.nn.functional.adaptive_max_pool1d(L.ones(3,3,1,4), ())',
     'L.adaptive_max_pool1d(L.ones(3,3,1,4), True)',
     'L.adaptive_max_pool1d(L.ones(3), (1,2))',
