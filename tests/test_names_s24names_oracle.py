@@ -521,6 +521,7 @@ LAZY = [
 ]
 
 BINDING = [
+    "L.nn.functional.native_channel_shuffle(L.arange(4.).view(1, 4, 1), 2)",
     '(x:=L.arange(6.).requires_grad_()).resize(2,3)',
     '(x:=L.arange(6.).requires_grad_()).resize(4)',
     '(x:=L.arange(6.).requires_grad_()).resize_as(1)',

@@ -43,7 +43,7 @@ from ..ops.activation_more import (
     threshold,
 )
 from ..ops.adaptive_pool import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool2d
-from ..ops.channel_shuffle import channel_shuffle
+from ..ops.channel_shuffle import channel_shuffle, native_channel_shuffle
 from ..ops.dist import pdist
 from ..ops.einsum import einsum
 from ..ops.embedding import embedding, one_hot
@@ -178,6 +178,7 @@ __all__ = [
     "multi_margin_loss",
     "multilabel_margin_loss",
     "multilabel_soft_margin_loss",
+    "native_channel_shuffle",
     "nll_loss",
     "normalize",
     "one_hot",
