@@ -88,7 +88,9 @@ from ._creation import (
 )
 from ._deterministic import (
     are_deterministic_algorithms_enabled,
+    get_deterministic_debug_mode,
     is_deterministic_algorithms_warn_only_enabled,
+    set_deterministic_debug_mode,
     use_deterministic_algorithms,
 )
 from ._dtype import (
@@ -216,6 +218,7 @@ from ._range import range
 from ._removed import eig, lstsq, matrix_rank, solve
 from ._tensor import Size, Tensor
 from ._tensor_str import set_printoptions
+from ._warn_once import is_warn_always_enabled, set_warn_always
 from ._windows import (
     bartlett_window,
     blackman_window,

@@ -521,6 +521,25 @@ LAZY = [
 ]
 
 BINDING = [
+    ('(L.is_warn_always_enabled(), L.set_warn_always(True), L.is_warn_always_enabled(), L.s'
+     'et_warn_always(False), L.is_warn_always_enabled())'),
+    'L.get_deterministic_debug_mode()',
+    ("(L.set_deterministic_debug_mode('warn'), L.get_deterministic_debug_mode(), L.are_dete"
+     'rministic_algorithms_enabled(), L.is_deterministic_algorithms_warn_only_enabled(), L.'
+     'set_deterministic_debug_mode(0))'),
+    ('(L.set_deterministic_debug_mode(2), L.get_deterministic_debug_mode(), L.is_determinis'
+     "tic_algorithms_warn_only_enabled(), L.set_deterministic_debug_mode('default'))"),
+    ('(L.set_deterministic_debug_mode(True), L.get_deterministic_debug_mode(), L.set_determ'
+     'inistic_debug_mode(0))'),
+    'L.set_deterministic_debug_mode(3)',
+    'L.set_deterministic_debug_mode("x")',
+    'L.set_deterministic_debug_mode(1.5)',
+    'L.set_deterministic_debug_mode()',
+    'L.set_warn_always(1)',
+    'L.set_warn_always("a")',
+    'L.set_warn_always()',
+    'L.get_deterministic_debug_mode()',
+    'L.is_warn_always_enabled()',
     "L.nn.functional.native_channel_shuffle(L.arange(4.).view(1, 4, 1), 2)",
     '(x:=L.arange(6.).requires_grad_()).resize(2,3)',
     '(x:=L.arange(6.).requires_grad_()).resize(4)',
@@ -672,3 +691,23 @@ def test_windows_as_torch(name: str, length: int, periodic: bool, dtype: str) ->
     assert_as_torch(program, compare)
 
 
+
+
+def test_warn_always_repeats_the_kernel_warnings_as_torch() -> None:
+    """torch.set_warn_always repeats TORCH_WARN_ONCE warnings, not TypedStorage's (its own
+    Python once)."""
+    def seen(L: Any) -> list:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            L.set_warn_always(True)
+            try:
+                L.ones(2).storage(), L.ones(2).storage()
+                L.tensor(2.).H, L.tensor(2.).H
+                x = L.ones(1, requires_grad=True)
+                float(x), float(x)
+            finally:
+                L.set_warn_always(False)
+        # (minitorch leaves out torch's "(Triggered internally at <C++ file>)")
+        return [str(w.message).split(" (Triggered internally")[0] for w in caught]
+
+    assert seen(mt) == seen(torch)
