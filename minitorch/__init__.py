@@ -88,7 +88,9 @@ from ._creation import (
 )
 from ._deterministic import (
     are_deterministic_algorithms_enabled,
+    get_deterministic_debug_mode,
     is_deterministic_algorithms_warn_only_enabled,
+    set_deterministic_debug_mode,
     use_deterministic_algorithms,
 )
 from ._dtype import (
@@ -127,6 +129,7 @@ from ._factories import (
     get_default_device,
     linspace,
     logspace,
+    resize_as_,
     scalar_tensor,
     set_default_device,
     set_default_tensor_type,
@@ -153,6 +156,8 @@ from ._nn_functions import (
     binary_cross_entropy_with_logits,
     celu,
     celu_,
+    channel_shuffle,
+    constant_pad_nd,
     conv1d,
     conv2d,
     conv3d,
@@ -166,12 +171,15 @@ from ._nn_functions import (
     embedding,
     feature_alpha_dropout,
     feature_alpha_dropout_,
+    feature_dropout,
+    feature_dropout_,
     hinge_embedding_loss,
     instance_norm,
     kl_div,
     layer_norm,
     margin_ranking_loss,
     max_pool1d,
+    max_pool1d_with_indices,
     max_pool2d,
     max_pool3d,
     pairwise_distance,
@@ -179,6 +187,8 @@ from ._nn_functions import (
     pixel_unshuffle,
     poisson_nll_loss,
     prelu,
+    rrelu,
+    rrelu_,
     selu,
     selu_,
     threshold,
@@ -205,8 +215,17 @@ from ._random import (
     set_rng_state,
 )
 from ._range import range
+from ._removed import eig, lstsq, matrix_rank, solve
 from ._tensor import Size, Tensor
 from ._tensor_str import set_printoptions
+from ._warn_once import is_warn_always_enabled, set_warn_always
+from ._windows import (
+    bartlett_window,
+    blackman_window,
+    hamming_window,
+    hann_window,
+    kaiser_window,
+)
 from .autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,
@@ -239,6 +258,7 @@ from .ops.binary_more import (
     logaddexp2,
 )
 from .ops.broadcast import broadcast_tensors, broadcast_to, meshgrid
+from .ops.channel_shuffle import native_channel_shuffle
 from .ops.counting import bincount, bucketize, histc, histogram, isin, searchsorted
 from .ops.cross import cross
 from .ops.decompositions import (
@@ -294,8 +314,8 @@ from .ops.masked import masked_fill_function as masked_fill
 from .ops.masked import masked_scatter, masked_select
 from .ops.matrix_exp import matrix_exp
 from .ops.nn_ops import log_softmax, softmax
-from .ops.nonzero import argwhere, nonzero
-from .ops.norm import norm
+from .ops.nonzero import argwhere, nonzero, nonzero_static
+from .ops.norm import frobenius_norm, norm, nuclear_norm
 from .ops.normalize import clamp_max, clamp_min, group_norm, rms_norm
 from .ops.pointwise import (
     add,
@@ -383,6 +403,7 @@ from .ops.trig import (
     tan,
 )
 from .ops.unique import unique, unique_consecutive
+from .ops.view_copies import copy_functions
 from .ops.view_scatter import diagonal_scatter, select_scatter, slice_scatter
 from .serialization import load, save
 
@@ -402,6 +423,9 @@ range = creation_options(range, pin_memory=False)
     creation_options(f, out=False) for f in (
         zeros_like, ones_like, full_like, empty_like, rand_like, randn_like, randint_like,
         empty_strided, scalar_tensor, tril_indices, triu_indices))
+(hann_window, hamming_window, blackman_window, bartlett_window, kaiser_window) = (
+    creation_options(f, layout=False, out=False) for f in (
+        hann_window, hamming_window, blackman_window, bartlett_window, kaiser_window))
 tensor = creation_options(tensor, layout=False, out=False)
 
 float = float32
@@ -451,6 +475,9 @@ for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "rel
               "log10", "exp2", "erf", "isnan", "sinh", "cosh", "asinh", "acosh", "atanh",
               "arcsinh", "arccosh", "arctanh", "inverse", "det"):
     globals()[_name] = _method(_name)
+fill = _methods.fill
+
+
 def unflatten(input: Tensor, dim: int, sizes: Any) -> Tensor:
     """``input.unflatten(dim, sizes)`` as torch's function: its parser reads dim's range
     before the method's (Python) refusal of no sizes.
@@ -562,6 +589,7 @@ def broadcast_shapes(*shapes: tuple) -> Size:
     return Size(checked_broadcast_shapes(shapes))
 
 
+globals().update(copy_functions(globals()))  # the ``*_copy`` ops, from their views
 _out.add_out_keywords(globals())  # before their entries: the parser checks out
 _call_form.public_functions(globals())  # torch's parser messages as the call was written
 _UNSUPPORTED_DTYPES = ("bfloat16", "complex32", "complex64", "complex128", "cfloat", "cdouble",

@@ -967,7 +967,7 @@ def function(fn: Callable) -> Callable:
 PYTHON_METHODS = frozenset({
     "backward", "register_hook", "register_post_accumulate_grad_hook", "dim_order",
     "is_shared", "share_memory_", "split", "norm", "storage", "unflatten", "unique",
-    "unique_consecutive"})
+    "unique_consecutive", "resize", "resize_as"})
 # torch's functions written in Python (torch/functional.py, ...), which its parser never sees
 PYTHON_FUNCTIONS = frozenset({
     "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shapes", "einsum", "norm", "split",
@@ -975,7 +975,8 @@ PYTHON_FUNCTIONS = frozenset({
     "seed", "initial_seed", "get_rng_state", "set_rng_state", "set_default_dtype",
     "set_default_device", "get_default_device", "use_deterministic_algorithms",
     "are_deterministic_algorithms_enabled", "is_deterministic_algorithms_warn_only_enabled",
-    "vmap"})
+    "vmap", "set_deterministic_debug_mode", "get_deterministic_debug_mode", "set_warn_always",
+    "is_warn_always_enabled"})
 # torch's Python functions, which its argument parser never sees (and which torch re-exports
 # as the same objects: ``torch.vmap is torch.func.vmap``)
 _PYTHON_LEVEL = ("minitorch.func", "minitorch.autograd", "minitorch.serialization")

@@ -43,3 +43,37 @@ def is_deterministic_algorithms_warn_only_enabled() -> bool:
     False
     """
     return _state["warn_only"]
+
+
+_DEBUG_MODES = {"default": 0, "warn": 1, "error": 2}
+
+
+def set_deterministic_debug_mode(debug_mode: str | int) -> None:
+    """:func:`use_deterministic_algorithms` by level: ``"default"`` (0) off, ``"warn"`` (1)
+    warn only, ``"error"`` (2) on.
+
+    >>> minitorch.set_deterministic_debug_mode("default"); minitorch.get_deterministic_debug_mode()
+    0
+    """
+    if isinstance(debug_mode, str):
+        if debug_mode not in _DEBUG_MODES:
+            raise RuntimeError("invalid value of debug_mode, expected one of `default`, `warn`, "
+                               f"`error`, but got {debug_mode}")
+        debug_mode = _DEBUG_MODES[debug_mode]
+    elif not isinstance(debug_mode, int):
+        raise TypeError(f"debug_mode must be str or int, but got {type(debug_mode)}")
+    if debug_mode not in (0, 1, 2):
+        raise RuntimeError(f"invalid value of debug_mode, expected 0, 1, or 2, but got "
+                           f"{debug_mode}")
+    use_deterministic_algorithms(debug_mode > 0, warn_only=debug_mode == 1)
+
+
+def get_deterministic_debug_mode() -> int:
+    """The level :func:`set_deterministic_debug_mode` sets: 0 off, 1 warn only, 2 on.
+
+    >>> minitorch.get_deterministic_debug_mode()
+    0
+    """
+    if not _state["mode"]:
+        return 0
+    return 1 if _state["warn_only"] else 2

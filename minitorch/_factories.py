@@ -15,6 +15,8 @@ import functools
 import importlib
 import inspect
 import math
+import operator
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -37,6 +39,7 @@ from ._powf import c_pow, c_pow_of
 from ._tensor import Size, Tensor
 from ._warn_once import warn_once
 from .autograd import grad_mode
+from .autograd.function import Function
 from .ops import _fused
 
 __all__ = ["BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor",
@@ -709,3 +712,59 @@ def resize_(self: Tensor, *sizes: Any) -> Tensor:
     self._data = xp.reshape(flat[:count], shape)
     self._version_counter.value += 1
     return self
+
+
+def resize_as_(input: Tensor, the_template: Tensor, *, memory_format: Any = None) -> Tensor:
+    """``resize_`` to ``the_template``'s shape (its values and dtype are not used).
+
+    >>> minitorch.ones(2).resize_as_(minitorch.zeros(3))
+    tensor([1., 1., 0.])
+    """
+    _args.tensor_args("resize_as_", (input, "input", 1), (the_template, "the_template", 2))
+    _layout.checked("resize_as_", memory_format)
+    return resize_(input, *the_template.shape)
+
+
+class Resize(Function):
+    """torch's ``autograd._functions.Resize``: the deprecated out-of-place ``resize`` and
+    ``resize_as``, which may only reshape (same number of elements); its node is
+    ``ResizeBackward``."""
+
+    @staticmethod
+    def forward(ctx: Any, tensor: Tensor, sizes: tuple) -> Tensor:
+        count = functools.reduce(operator.mul, sizes, 1)  # (torch's product of what it got)
+        if tensor.numel() != count:
+            raise RuntimeError(
+                f"requested resize to {'x'.join(map(str, sizes))} ({count} elements in total), "
+                f"but the given tensor has a size of {'x'.join(map(str, tensor.size()))} "
+                f"({tensor.numel()} elements). autograd's resize can only change the shape of a "
+                "given tensor, while preserving the number of elements. ")
+        ctx.input_sizes = tensor.size()
+        return tensor.contiguous().view(*sizes)
+
+    @staticmethod
+    def backward(ctx: Any, grad_output: Tensor) -> tuple:
+        return grad_output.contiguous().view(ctx.input_sizes), None
+
+
+def resize(self: Tensor, *sizes: Any) -> Tensor:
+    """``self`` in the shape ``sizes`` (deprecated in torch, which warns: the same number of
+    elements only; ``resize_`` changes it in place).
+
+    >>> import warnings; warnings.simplefilter("ignore")
+    >>> minitorch.arange(6.).resize(2, 3).shape
+    torch.Size([2, 3])
+    """
+    warnings.warn("non-inplace resize is deprecated", stacklevel=2)
+    return Resize.apply(self, sizes)
+
+
+def resize_as(self: Tensor, tensor: Tensor) -> Tensor:
+    """``self.resize(*tensor.size())`` (deprecated in torch, which warns).
+
+    >>> import warnings; warnings.simplefilter("ignore")
+    >>> minitorch.arange(6.).resize_as(minitorch.ones(3, 2)).shape
+    torch.Size([3, 2])
+    """
+    warnings.warn("non-inplace resize_as is deprecated", stacklevel=2)
+    return Resize.apply(self, tensor.size())

@@ -732,18 +732,46 @@ def fill_(self: Tensor, value: Any) -> Tensor:
     """Fill with ``value``, in place (a 0-d tensor value gets its gradient)."""
     if isinstance(value, Tensor):
         check_inplace_allowed(self, value)  # autograd's refusals before the kernel's
+    value = _fill_value("fill_", self, value, (value,), ["Tensor value", "Number value"])
+    if isinstance(value, Tensor):
+        return self._inplace(inplace.Copy.apply, value)
+    return self._inplace(inplace.Fill.apply, value=value)
+
+
+_FILL_SIGNATURES = ("Tensor input, Tensor value", "Tensor input, Number value")
+
+
+@_call_form.overloads(*_FILL_SIGNATURES)
+def fill(input: Tensor, value: Any) -> Tensor:
+    """A new tensor like ``input``, every element ``value`` (``fill_`` out of place; a 0-d
+    tensor ``value`` gets the sum of the gradient, ``input`` none).
+
+    >>> minitorch.fill(minitorch.zeros(2), 3)
+    tensor([3., 3.])
+    """
+    if not isinstance(input, Tensor):
+        raise TypeError(_call_form.combination_message("fill", (input, value), {},
+                                                       _FILL_SIGNATURES))
+    value = _fill_value("fill", input, value, (input, value), _FILL_SIGNATURES)
+    if isinstance(value, Tensor):
+        return inplace.FillTensor.apply(input, value)
+    return inplace.FillNumber.apply(input, value=value)
+
+
+def _fill_value(fn: str, self: Tensor, value: Any, args: tuple, signatures: Any) -> Any:
+    """``value`` as the fills take it: a 0-d tensor, or a number ``self``'s dtype holds."""
+    if isinstance(value, Tensor):
         if value.dim():
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value.dim()} dimensions.")
-        return self._inplace(inplace.Copy.apply, value)
+        return value
     if not isinstance(value, (int, float, complex)) and not _args.holds_number(value):
-        # fill_ has a Tensor and a Number overload: torch names neither alone
-        raise TypeError(_call_form.combination_message("fill_", (value,), {},
-                                                       ["Tensor value", "Number value"]))
-    (value,) = _args.numbers("fill_", (value, "value", 1))
+        # fill has a Tensor and a Number overload: torch names neither alone
+        raise TypeError(_call_form.combination_message(fn, args, {}, signatures))
+    (value,) = _args.numbers(fn, (value, "value", len(args)))
     if not (self.numel() == 1 and self.dtype.name == "float16"):  # torch's unchecked fast path
         value = _args.assigned(value, self.dtype, unsigned=True)
-    return self._inplace(inplace.Fill.apply, value=value)
+    return value
 
 
 @_call_form.overloads("Tensor other, bool non_blocking = False")
@@ -1319,7 +1347,8 @@ _METHODS.update({name: getattr(tensor_split, name) for name in tensor_split.__al
 _METHODS.update({"masked_select": masked.masked_select, "take_along_dim": take.take_along_dim,
                  "unique": unique.unique,
                  "unique_consecutive": unique.unique_consecutive, "type_as": _factories.type_as,
-                 "resize_": _factories.resize_})
+                 "resize_": _factories.resize_, "resize_as_": _factories.resize_as_,
+                 "resize": _factories.resize, "resize_as": _factories.resize_as})
 _METHODS.update({name.lower(): _unary(getattr(unary_more, name)) for name in unary_more.__all__
                  if name[0].isupper()})
 _METHODS.update({"isnan": unary_more.isnan, "clamp_min": normalize.clamp_min,
@@ -1371,6 +1400,9 @@ _METHODS.update({"diff": differences.diff, "cov": statistics.cov,
                  "histogram": counting.histogram,
                  "bincount": counting.bincount})
 
+from ._removed import METHODS as _REMOVED_METHODS  # noqa: E402  (it needs Tensor only)
+
+_METHODS.update(_REMOVED_METHODS)
 _METHODS.update(inplace_more.inplace_twins(_METHODS, Tensor))
 
 for _name, _fn in _METHODS.items():  # torch counts a method's arguments after self

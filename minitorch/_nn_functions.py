@@ -17,20 +17,60 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from . import _args
+from . import _args, _call_form
 from ._tensor import Tensor
 from .nn import functional as F
 
-__all__ = ["adaptive_avg_pool1d", "adaptive_max_pool1d", "alpha_dropout", "alpha_dropout_",
-           "avg_pool1d", "batch_norm",
-           "bilinear", "binary_cross_entropy_with_logits", "celu", "celu_", "conv1d", "conv2d",
-           "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
-           "cosine_embedding_loss", "cosine_similarity",
-           "dropout", "dropout_", "embedding", "feature_alpha_dropout", "feature_alpha_dropout_",
-           "hinge_embedding_loss", "instance_norm", "kl_div", "layer_norm",
-           "margin_ranking_loss", "max_pool1d", "max_pool2d", "max_pool3d", "pairwise_distance",
-           "pixel_shuffle", "pixel_unshuffle", "poisson_nll_loss", "prelu", "selu", "selu_",
-           "threshold", "threshold_", "triplet_margin_loss"]
+__all__ = [
+    "adaptive_avg_pool1d",
+    "adaptive_max_pool1d",
+    "alpha_dropout",
+    "alpha_dropout_",
+    "avg_pool1d",
+    "batch_norm",
+    "bilinear",
+    "binary_cross_entropy_with_logits",
+    "celu",
+    "celu_",
+    "channel_shuffle",
+    "constant_pad_nd",
+    "conv1d",
+    "conv2d",
+    "conv3d",
+    "conv_transpose1d",
+    "conv_transpose2d",
+    "conv_transpose3d",
+    "cosine_embedding_loss",
+    "cosine_similarity",
+    "dropout",
+    "dropout_",
+    "embedding",
+    "feature_alpha_dropout",
+    "feature_alpha_dropout_",
+    "feature_dropout",
+    "feature_dropout_",
+    "hinge_embedding_loss",
+    "instance_norm",
+    "kl_div",
+    "layer_norm",
+    "margin_ranking_loss",
+    "max_pool1d",
+    "max_pool1d_with_indices",
+    "max_pool2d",
+    "max_pool3d",
+    "pairwise_distance",
+    "pixel_shuffle",
+    "pixel_unshuffle",
+    "poisson_nll_loss",
+    "prelu",
+    "rrelu",
+    "rrelu_",
+    "selu",
+    "selu_",
+    "threshold",
+    "threshold_",
+    "triplet_margin_loss",
+]
 
 # the same functions under the same names and arguments as F's
 conv1d, conv2d, conv3d = F.conv1d, F.conv2d, F.conv3d
@@ -40,6 +80,7 @@ pixel_shuffle, pixel_unshuffle = F.pixel_shuffle, F.pixel_unshuffle
 cosine_similarity, pairwise_distance, prelu, bilinear = F.cosine_similarity, \
     F.pairwise_distance, F.prelu, F.bilinear
 adaptive_avg_pool1d = F.adaptive_avg_pool1d
+channel_shuffle = F.channel_shuffle
 
 
 def _reduction(fn: str, value: Any, position: int | None) -> str:
@@ -48,7 +89,7 @@ def _reduction(fn: str, value: Any, position: int | None) -> str:
     return {1: "mean", 2: "sum"}.get(reduction, "none")
 
 
-def dropout(input: Tensor, p: float = _args.OMITTED, train: bool = _args.OMITTED) -> Tensor:
+def dropout(input: Tensor, p: float, train: bool) -> Tensor:
     """Zeros with probability ``p`` and the rest scaled by ``1 / (1 - p)`` where ``train``,
     else ``input`` itself (``F.dropout``).
 
@@ -58,7 +99,7 @@ def dropout(input: Tensor, p: float = _args.OMITTED, train: bool = _args.OMITTED
     return _dropout("dropout", input, p, train, inplace=False)
 
 
-def dropout_(input: Tensor, p: float = _args.OMITTED, train: bool = _args.OMITTED) -> Tensor:
+def dropout_(input: Tensor, p: float, train: bool) -> Tensor:
     """In-place ``dropout``.
 
     >>> minitorch.dropout_(minitorch.ones(2), 0.0, True)
@@ -69,12 +110,82 @@ def dropout_(input: Tensor, p: float = _args.OMITTED, train: bool = _args.OMITTE
 
 def _dropout(fn: str, input: Any, p: Any, train: Any, inplace: bool) -> Tensor:
     _args.tensor_args(fn, (input, "input", 1))
-    _args.missing(fn, (p, "p"), (train, "train"))
     (p,) = _args.reals(fn, (p, "p", 2))
     train = _args.flag(fn, train, "train", 3)
     if not 0 <= p <= 1:
         raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
     return F.dropout(input, p, train, inplace)
+
+
+def feature_dropout(input: Tensor, p: float, train: bool) -> Tensor:
+    """``dropout`` of whole channels: one draw per ``input[i, j]`` (``F.dropout2d``'s kernel).
+
+    >>> minitorch.feature_dropout(minitorch.ones(1, 2), 0.5, False)
+    tensor([[1., 1.]])
+    """
+    return F._vf_dropout("feature_dropout", input, p, train, False, True, False)
+
+
+def feature_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
+    """In-place ``feature_dropout``.
+
+    >>> minitorch.feature_dropout_(minitorch.ones(1, 2), 0.0, True)
+    tensor([[1., 1.]])
+    """
+    return F._vf_dropout("feature_dropout", input, p, train, True, True, False)
+
+
+def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
+          training: bool = False, generator: Any = None) -> Tensor:
+    """``F.rrelu`` under torch's top-level signature (minitorch draws from its global
+    generator whatever ``generator`` is given).
+
+    >>> minitorch.rrelu(minitorch.tensor([-1., 2.]))
+    tensor([-0.2292,  2.0000])
+    """
+    return F.rrelu(input, lower, upper, training)
+
+
+def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
+           training: bool = False, generator: Any = None) -> Tensor:
+    """In-place ``rrelu``.
+
+    >>> minitorch.rrelu_(minitorch.tensor([-1., 2.]))
+    tensor([-0.2292,  2.0000])
+    """
+    return F.rrelu(input, lower, upper, training, inplace=True)
+
+
+def constant_pad_nd(input: Tensor, pad: Any, value: Any = 0) -> Tensor:
+    """``input`` padded with ``value`` (``F.pad``'s constant mode; ``pad`` gives the last dim's
+    two sides first).
+
+    >>> minitorch.constant_pad_nd(minitorch.tensor([1., 2.]), (1, 0), 9.)
+    tensor([9., 1., 2.])
+    """
+    _args.tensor_args("constant_pad_nd", (input, "input", 1))
+    _args.int_tuple("constant_pad_nd", pad, "pad", 2)
+    pad, value = _args.parsed("constant_pad_nd", ("ints", pad, "pad", 2),
+                              ("number", value, "value", 3))
+    if len(pad) % 2:
+        raise RuntimeError(f"Length of pad must be even but instead it equals {len(pad)}")
+    if len(pad) > 2 * input.dim():  # (torch's words, its spaces missing)
+        raise RuntimeError("Length of pad should be no more than twice the number of "
+                           f"dimensions of the input. Pad length is {len(pad)}while the input "
+                           f"has {input.dim()}dimensions.")
+    return F.pad(input, tuple(pad), "constant", value)
+
+
+@_call_form.alias_of("max_pool1d")
+def max_pool1d_with_indices(input: Tensor, kernel_size: Any, stride: Any = (), padding: Any = 0,
+                            dilation: Any = 1, ceil_mode: bool = False) -> tuple:
+    """``max_pool1d``'s maxima and where they are (``F.max_pool1d(..., return_indices=True)``).
+
+    >>> minitorch.max_pool1d_with_indices(minitorch.tensor([[1., 3., 2., 0.]]), 2)[1]
+    tensor([[1, 2]])
+    """
+    return F.max_pool1d(input, kernel_size, stride if stride != () else None, padding, dilation,
+                        ceil_mode, return_indices=True)
 
 
 def embedding(weight: Tensor, indices: Tensor, padding_idx: int = -1,
@@ -296,14 +407,19 @@ max_pool3d = _top_level_pool(3, """``F.max_pool3d`` (an empty ``stride``: the ke
 
 def _one(fn: str, name: str, value: Any, position: int) -> int:
     """A 1-d pooling's size: an int or a one-int tuple, as torch's ``check1d``."""
-    if isinstance(value, bool):  # the parser's refusal of a lone bool for a tuple of ints
-        raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be tuple of "
-                        "ints, not bool")
-    values = _args.int_list(fn, value, name, position)
+    values = _ints(fn, name, value, position)
     if len(values) != 1:
         raise RuntimeError(f"{fn}() argument '{name}' should contain one int (got "
                            f"{len(values)})")
     return values[0]
+
+
+def _ints(fn: str, name: str, value: Any, position: int) -> tuple:
+    """A 1-d pooling's size as torch's parser reads it: an int or a tuple of ints."""
+    if isinstance(value, bool):  # the parser's refusal of a lone bool for a tuple of ints
+        raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be tuple of "
+                        "ints, not bool")
+    return _args.int_list(fn, value, name, position)
 
 
 def _pooled_dims(fn: str, input: Any) -> None:
@@ -337,8 +453,10 @@ def adaptive_max_pool1d(input: Tensor, output_size: Any) -> tuple:
     >>> minitorch.adaptive_max_pool1d(minitorch.tensor([[1., 3., 2., 0.]]), 2)[0]
     tensor([[3., 2.]])
     """
-    size = _one("adaptive_max_pool1d", "output_size", output_size, 2)  # parsed first
+    _args.tensor_args("adaptive_max_pool1d", (input, "input", 1))  # the parser's order:
+    _ints("adaptive_max_pool1d", "output_size", output_size, 2)  # types, the input's dims,
     _pooled_dims("adaptive_max_pool1d", input)
+    size = _one("adaptive_max_pool1d", "output_size", output_size, 2)  # then the size's length
     for i in range(1, input.dim()):
         if not input.shape[i]:
             raise RuntimeError(f"adaptive_max_pool1d(): Expected input to have non-zero size "
@@ -352,8 +470,7 @@ def adaptive_max_pool1d(input: Tensor, output_size: Any) -> tuple:
 _ALPHA = 1.7580993408473766  # SELU's alpha times its scale: the value dropped units take
 
 
-def alpha_dropout(input: Tensor, p: float = _args.OMITTED, train: bool = _args.OMITTED
-                  ) -> Tensor:
+def alpha_dropout(input: Tensor, p: float, train: bool) -> Tensor:
     """Dropout that keeps SELU's mean and variance: dropped elements take ``-alpha``'s
     value, then all are scaled and shifted back (torch's composition, its mask).
 
@@ -363,8 +480,7 @@ def alpha_dropout(input: Tensor, p: float = _args.OMITTED, train: bool = _args.O
     return _alpha_dropout("alpha_dropout", input, p, train, feature=False, inplace=False)
 
 
-def alpha_dropout_(input: Tensor, p: float = _args.OMITTED, train: bool = _args.OMITTED
-                   ) -> Tensor:
+def alpha_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
     """In-place ``alpha_dropout``.
 
     >>> minitorch.alpha_dropout_(minitorch.ones(2), 0.0, True)
@@ -373,8 +489,7 @@ def alpha_dropout_(input: Tensor, p: float = _args.OMITTED, train: bool = _args.
     return _alpha_dropout("alpha_dropout_", input, p, train, feature=False, inplace=True)
 
 
-def feature_alpha_dropout(input: Tensor, p: float = _args.OMITTED,
-                          train: bool = _args.OMITTED) -> Tensor:
+def feature_alpha_dropout(input: Tensor, p: float, train: bool) -> Tensor:
     """``alpha_dropout`` of whole channels (one draw per sample and channel).
 
     >>> minitorch.feature_alpha_dropout(minitorch.ones(1, 2), 0.5, False)
@@ -384,8 +499,7 @@ def feature_alpha_dropout(input: Tensor, p: float = _args.OMITTED,
                           inplace=False)
 
 
-def feature_alpha_dropout_(input: Tensor, p: float = _args.OMITTED,
-                           train: bool = _args.OMITTED) -> Tensor:
+def feature_alpha_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
     """In-place ``feature_alpha_dropout``.
 
     >>> minitorch.feature_alpha_dropout_(minitorch.ones(1, 2), 0.0, True)
@@ -402,7 +516,6 @@ def _alpha_dropout(fn: str, input: Any, p: Any, train: Any, feature: bool,
     from ._creation import empty
 
     _args.tensor_args(fn, (input, "input", 1))
-    _args.missing(fn, (p, "p"), (train, "train"))
     (p,) = _args.reals(fn, (p, "p", 2))
     train = _args.flag(fn, train, "train", 3)
     if not 0 <= p <= 1:

@@ -115,5 +115,5 @@ def storage(self: Any) -> TypedStorage:
     warn_once("TypedStorage is deprecated. It will be removed in the future and UntypedStorage "
               "will be the only storage class. This should only matter to you if you are using "
               "storages directly.  To access UntypedStorage directly, use "
-              "tensor.untyped_storage() instead of tensor.storage()")
+              "tensor.untyped_storage() instead of tensor.storage()", repeats=False)
     return TypedStorage(storage_root(self))

@@ -13,16 +13,39 @@ from __future__ import annotations
 
 import warnings
 
-__all__ = ["warn_once"]
+__all__ = ["is_warn_always_enabled", "set_warn_always", "warn_once"]
 
 _given: set[str] = set()
+_always = [False]  # torch.set_warn_always: every "once" warning each time
 
 
-def warn_once(message: str, stacklevel: int = 3, key: str | None = None) -> None:
+def warn_once(message: str, stacklevel: int = 3, key: str | None = None,
+              repeats: bool = True) -> None:
     """A UserWarning with ``message``, unless it (or another with the same ``key``: torch's
     once is per place in its code, whatever values the message shows) was given before in
-    this process."""
+    this process; each time while :func:`set_warn_always` is on, unless not ``repeats`` (a
+    once of torch's Python code, which that switch does not reach)."""
     key = message if key is None else key
-    if key not in _given:
+    if key not in _given or (_always[0] and repeats):
         _given.add(key)
         warnings.warn(message, UserWarning, stacklevel=stacklevel)
+
+
+def set_warn_always(b: bool) -> None:
+    """Give the warnings torch gives once (``TORCH_WARN_ONCE``) every time, while ``b``.
+
+    >>> minitorch.set_warn_always(False); minitorch.is_warn_always_enabled()
+    False
+    """
+    if not isinstance(b, bool):
+        raise RuntimeError(f"setWarnOnlyOnce expects a bool, but got {type(b).__name__}")
+    _always[0] = b
+
+
+def is_warn_always_enabled() -> bool:
+    """Whether :func:`set_warn_always` is on.
+
+    >>> minitorch.is_warn_always_enabled()
+    False
+    """
+    return _always[0]

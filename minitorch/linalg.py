@@ -14,6 +14,7 @@ from typing import Any
 
 from . import _args, _call_form
 from ._tensor import Tensor
+from .autograd.grad_mode import is_grad_enabled
 from .ops import _out
 from .ops import linalg as _products
 from .ops import scan as _scan
@@ -58,7 +59,9 @@ __all__ = [
     "cross",
     "det",
     "diagonal",
+    "eig",
     "eigh",
+    "eigvals",
     "eigvalsh",
     "householder_product",
     "inv",
@@ -84,6 +87,7 @@ __all__ = [
     "svd",
     "svdvals",
     "tensorinv",
+    "tensorsolve",
     "vander",
     "vecdot",
     "vector_norm",
@@ -163,6 +167,74 @@ def norm(input: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False,
     if isinstance(ord, str) or (ord is not None and matrix):
         return matrix_norm(input, ord, (0, 1) if dim is None else dim, keepdim, dtype=dtype)
     return vector_norm(input, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
+
+
+def tensorsolve(input: Tensor, other: Tensor, dims: Any = None) -> Tensor:
+    """``X`` with ``tensordot(A, X, X.dim()) == B``: ``A`` read as a square matrix of rows
+    ``B``'s elements (after moving ``dims`` of ``A`` to the end), solved for ``B`` flattened,
+    shaped ``A.shape[B.dim():]``.
+
+    >>> minitorch.linalg.tensorsolve(minitorch.eye(6).reshape(2, 3, 6), minitorch.ones(2, 3))
+    tensor([1., 1., 1., 1., 1., 1.])
+    """
+    A, B = input, other  # (torch's parser names them so)
+    _args.tensor_args("linalg_tensorsolve", (A, "input", 1), (B, "other", 2))
+    if dims is not None:
+        dims = _args.int_list("linalg_tensorsolve", dims, "dims", 3)
+        A = A.movedim(dims, tuple(range(A.dim() - len(dims), A.dim())))
+    result_shape = A.shape[B.dim():]
+    if math.prod(result_shape) != B.numel():
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:])"
+                           " == prod(self.shape[:other.ndim]), but got "
+                           f"{math.prod(result_shape)} != {B.numel()}")
+    rows = B.numel()
+    return solve(A.reshape(rows, rows), B.reshape(rows)).reshape(result_shape)
+
+
+def _eig_refused(fn: str, A: Any) -> Any:
+    """torch's checks of ``linalg.eig``'s (``eigvals``'s) input, in its order (``eigvals`` of
+    an input that requires grad runs ``eig``, under its name); then minitorch's refusal of
+    the complex result."""
+    _args.tensor_args(f"linalg_{fn}", (A, "input", 1))
+    if not A.dtype.is_floating_point:
+        raise RuntimeError(f"Unknown Complex ScalarType for {_args.legacy(A.dtype)}")
+    if A.requires_grad and is_grad_enabled():
+        fn = "eig"
+    if A.dim() < 2:
+        raise RuntimeError(f"linalg.{fn}: The input tensor A must have at least 2 dimensions.")
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f"linalg.{fn}: A must be batches of square matrices, but they are "
+                           f"{A.shape[-2]} by {A.shape[-1]} matrices")
+    if A.dtype.name == "float16":
+        raise _args.not_implemented("linalg_eig_out_cpu", A.dtype)
+    if fn == "eig" and A.numel() and not bool(A.isfinite().all()):
+        raise RuntimeError("torch.linalg.eig: input tensor should not contain infs or NaNs.")
+    width = "Float" if A.dtype.name == "float32" else "Double"
+    raise NotImplementedError(f"minitorch has no complex dtypes: torch.linalg.{fn} would return "
+                              f"a Complex{width} tensor")
+
+
+def eig(input: Tensor) -> tuple:
+    """The eigenvalues and eigenvectors of a general square matrix: complex in torch, so
+    refused here (minitorch has no complex dtypes) after torch's checks of ``A``; for a
+    symmetric ``A``, :func:`eigh` gives them real.
+
+    >>> minitorch.linalg.eig(minitorch.eye(2))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    NotImplementedError: minitorch has no complex dtypes: torch.linalg.eig would return a ...
+    """
+    return _eig_refused("eig", input)
+
+
+def eigvals(input: Tensor) -> Tensor:
+    """The eigenvalues of a general square matrix: complex in torch, refused here as
+    :func:`eig`; :func:`eigvalsh` gives a symmetric matrix's.
+
+    >>> minitorch.linalg.eigvals(minitorch.ones(2, 3))
+    Traceback (most recent call last):
+    RuntimeError: linalg.eigvals: A must be batches of square matrices, but they are 2 by 3 matrices
+    """
+    return _eig_refused("eigvals", input)
 
 
 _call_form.public_functions(globals(), "linalg_")  # parser messages as the call was written

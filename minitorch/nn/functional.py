@@ -43,7 +43,7 @@ from ..ops.activation_more import (
     threshold,
 )
 from ..ops.adaptive_pool import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool2d
-from ..ops.channel_shuffle import channel_shuffle
+from ..ops.channel_shuffle import channel_shuffle, native_channel_shuffle
 from ..ops.dist import pdist
 from ..ops.einsum import einsum
 from ..ops.embedding import embedding, one_hot
@@ -178,6 +178,7 @@ __all__ = [
     "multi_margin_loss",
     "multilabel_margin_loss",
     "multilabel_soft_margin_loss",
+    "native_channel_shuffle",
     "nll_loss",
     "normalize",
     "one_hot",
@@ -494,6 +495,62 @@ def _noise_shape(input: Tensor) -> tuple:
     if input.dim() < 2:
         raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     return (*input.shape[:2], *(1,) * (input.dim() - 2))
+
+
+def max_pool1d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
+                            padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False,
+                            return_indices: bool = False) -> tuple:
+    """``max_pool1d``'s maxima and their indices, whatever ``return_indices`` says.
+
+    >>> F.max_pool1d_with_indices(minitorch.tensor([[1., 3., 2., 0.]]), 2)[1]
+    tensor([[1, 2]])
+    """
+    _args.tensor_args("max_pool1d_with_indices", (input, "input", 1))  # torch's kernel's name
+    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool2d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
+                            padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False,
+                            return_indices: bool = False) -> tuple:
+    """``max_pool2d``'s maxima and their indices, whatever ``return_indices`` says.
+
+    >>> F.max_pool2d_with_indices(minitorch.tensor([[[1., 3.], [2., 0.]]]), 2)[1]
+    tensor([[[1]]])
+    """
+    _args.tensor_args("max_pool2d_with_indices", (input, "input", 1))  # torch's kernel's name
+    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool3d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None,
+                            padding: Any = 0, dilation: Any = 1, ceil_mode: bool = False,
+                            return_indices: bool = False) -> tuple:
+    """``max_pool3d``'s maxima and their indices, whatever ``return_indices`` says.
+
+    >>> F.max_pool3d_with_indices(minitorch.ones(1, 1, 2, 2, 2), 2)[1].shape
+    torch.Size([1, 1, 1, 1, 1])
+    """
+    _args.python_attribute(input, "is_cuda")  # torch's Python asks it first
+    return max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def adaptive_max_pool1d_with_indices(input: Tensor, output_size: Any,
+                                     return_indices: bool = False) -> tuple:
+    """``adaptive_max_pool1d``'s maxima and their indices, whatever ``return_indices`` says.
+
+    >>> F.adaptive_max_pool1d_with_indices(minitorch.tensor([[1., 3., 2., 0.]]), 2)[1]
+    tensor([[1, 2]])
+    """
+    return adaptive_max_pool1d(input, output_size, True)
+
+
+def adaptive_max_pool2d_with_indices(input: Tensor, output_size: Any,
+                                     return_indices: bool = False) -> tuple:
+    """``adaptive_max_pool2d``'s maxima and their indices, whatever ``return_indices`` says.
+
+    >>> F.adaptive_max_pool2d_with_indices(minitorch.tensor([[[1., 3.], [2., 0.]]]), 1)[1]
+    tensor([[[1]]])
+    """
+    return adaptive_max_pool2d(input, output_size, True)
 
 
 def _vf_dropout(fn: str, input: Tensor, p: Any, training: Any, inplace: bool,

@@ -25,12 +25,16 @@ from .. import _creation
 from .._dtype import int64
 from .._tensor import Tensor
 from ..autograd import grad_mode
-from .batchnorm import BatchNorm1d, BatchNorm2d
-from .conv import Conv2d
+from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
+from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
+from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
 from .linear import Linear
 from .parameter import UninitializedBuffer, UninitializedParameter, _Uninitialized
 
-__all__ = ["LazyBatchNorm1d", "LazyBatchNorm2d", "LazyConv2d", "LazyLinear", "LazyModuleMixin"]
+__all__ = ["LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d", "LazyConv1d", "LazyConv2d",
+           "LazyConv3d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyConvTranspose3d",
+           "LazyInstanceNorm1d", "LazyInstanceNorm2d", "LazyInstanceNorm3d", "LazyLinear",
+           "LazyModuleMixin"]
 
 
 class LazyModuleMixin:
@@ -119,20 +123,12 @@ class LazyLinear(LazyModuleMixin, Linear):
             self.in_features = input.shape[-1]
 
 
-class LazyConv2d(LazyModuleMixin, Conv2d):
-    """A :class:`Conv2d` whose ``in_channels`` is its first input's channels.
+class _LazyConvNd(LazyModuleMixin):
+    """What the lazy convolutions share: ``in_channels`` from the first input's channels
+    (dim 1 of a batched input, dim 0 of an unbatched one), then the weight materialised in
+    the plain layer's shape and drawn as it draws it."""
 
-    >>> nn.LazyConv2d(8, 3, padding=1)(minitorch.ones(2, 3, 4, 4)).shape
-    torch.Size([2, 8, 4, 4])
-    """
-
-    cls_to_become = Conv2d
-
-    def __init__(self, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
-                 dilation: Any = 1, groups: int = 1, bias: bool = True,
-                 padding_mode: str = "zeros", device: Any = None, dtype: Any = None) -> None:
-        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False,
-                         padding_mode, device, dtype)
+    def _start(self, out_channels: int, bias: bool, device: Any, dtype: Any) -> None:
         self.weight = UninitializedParameter(device=device, dtype=dtype)
         self.out_channels = out_channels
         if bias:
@@ -141,25 +137,107 @@ class LazyConv2d(LazyModuleMixin, Conv2d):
     def reset_parameters(self) -> None:
         """Draw fresh weights, once they have a shape."""
         if not self.has_uninitialized_params() and self.in_channels != 0:
-            super().reset_parameters()
+            super().reset_parameters()  # type: ignore[misc]
 
     def initialize_parameters(self, input: Tensor) -> None:
-        """Materialise the weight (out, in / groups, kh, kw) and bias from the input's
-        channels, then draw them."""
+        """Materialise the weight and bias from the input's channels, then draw them."""
         if not self.has_uninitialized_params():
             return
-        if input.dim() not in (3, 4):
-            raise RuntimeError(f"Expected 3D (unbatched) or 4D (batched) input to "
-                               f"{type(self).__name__}, but got input of size: {input.shape}")
-        self.in_channels = input.shape[1] if input.dim() == 4 else input.shape[0]
-        if self.in_channels % self.groups:
+        dims = self._dims  # type: ignore[attr-defined]
+        if input.dim() not in (dims + 1, dims + 2):
+            raise RuntimeError(f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) "
+                               f"input to {type(self).__name__}, but got input of size: "
+                               f"{input.shape}")
+        self.in_channels = input.shape[1] if input.dim() == dims + 2 else input.shape[0]
+        if self.in_channels % self.groups:  # type: ignore[attr-defined]
             raise ValueError("in_channels must be divisible by groups")
+        per_group = self.groups  # type: ignore[attr-defined]
+        shape = (self.in_channels, self.out_channels // per_group) if self.transposed else \
+            (self.out_channels, self.in_channels // per_group)  # type: ignore[attr-defined]
         with grad_mode.no_grad():
-            self.weight.materialize(
-                (self.out_channels, self.in_channels // self.groups, *self.kernel_size))
-            if self.bias is not None:
+            self.weight.materialize((*shape, *self.kernel_size))  # type: ignore[attr-defined]
+            if self.bias is not None:  # type: ignore[attr-defined]
                 self.bias.materialize((self.out_channels,))
             self.reset_parameters()
+
+
+class _LazyConv(_LazyConvNd):
+    def __init__(self, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
+                 dilation: Any = 1, groups: int = 1, bias: bool = True,
+                 padding_mode: str = "zeros", device: Any = None, dtype: Any = None) -> None:
+        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups,  # type: ignore
+                         False, padding_mode, device, dtype)
+        self._start(out_channels, bias, device, dtype)
+
+
+class _LazyConvTranspose(_LazyConvNd):
+    def __init__(self, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
+                 output_padding: Any = 0, groups: int = 1, bias: bool = True,
+                 dilation: Any = 1, padding_mode: str = "zeros", device: Any = None,
+                 dtype: Any = None) -> None:
+        super().__init__(0, 0, kernel_size, stride, padding, output_padding,  # type: ignore
+                         groups, False, dilation, padding_mode, device, dtype)
+        self._start(out_channels, bias, device, dtype)
+
+
+class LazyConv1d(_LazyConv, Conv1d):
+    """A :class:`Conv1d` whose ``in_channels`` is its first input's channels.
+
+    >>> nn.LazyConv1d(4, 3)(minitorch.ones(2, 3, 5)).shape
+    torch.Size([2, 4, 3])
+    """
+
+    cls_to_become = Conv1d
+
+
+class LazyConv2d(_LazyConv, Conv2d):
+    """A :class:`Conv2d` whose ``in_channels`` is its first input's channels.
+
+    >>> nn.LazyConv2d(8, 3, padding=1)(minitorch.ones(2, 3, 4, 4)).shape
+    torch.Size([2, 8, 4, 4])
+    """
+
+    cls_to_become = Conv2d
+
+
+class LazyConv3d(_LazyConv, Conv3d):
+    """A :class:`Conv3d` whose ``in_channels`` is its first input's channels.
+
+    >>> nn.LazyConv3d(4, 1)(minitorch.ones(2, 3, 2, 2, 2)).shape
+    torch.Size([2, 4, 2, 2, 2])
+    """
+
+    cls_to_become = Conv3d
+
+
+class LazyConvTranspose1d(_LazyConvTranspose, ConvTranspose1d):
+    """A :class:`ConvTranspose1d` whose ``in_channels`` is its first input's channels.
+
+    >>> nn.LazyConvTranspose1d(4, 3)(minitorch.ones(2, 3, 5)).shape
+    torch.Size([2, 4, 7])
+    """
+
+    cls_to_become = ConvTranspose1d
+
+
+class LazyConvTranspose2d(_LazyConvTranspose, ConvTranspose2d):
+    """A :class:`ConvTranspose2d` whose ``in_channels`` is its first input's channels.
+
+    >>> nn.LazyConvTranspose2d(4, 3)(minitorch.ones(2, 3, 5, 5)).shape
+    torch.Size([2, 4, 7, 7])
+    """
+
+    cls_to_become = ConvTranspose2d
+
+
+class LazyConvTranspose3d(_LazyConvTranspose, ConvTranspose3d):
+    """A :class:`ConvTranspose3d` whose ``in_channels`` is its first input's channels.
+
+    >>> nn.LazyConvTranspose3d(4, 1)(minitorch.ones(2, 3, 2, 2, 2)).shape
+    torch.Size([2, 4, 2, 2, 2])
+    """
+
+    cls_to_become = ConvTranspose3d
 
 
 class _LazyNormBase(LazyModuleMixin):
@@ -215,3 +293,44 @@ class LazyBatchNorm2d(_LazyNormBase, BatchNorm2d):
     """
 
     cls_to_become = BatchNorm2d
+
+
+class LazyBatchNorm3d(_LazyNormBase, BatchNorm3d):
+    """A :class:`BatchNorm3d` whose ``num_features`` is its first input's channels.
+
+    >>> nn.LazyBatchNorm3d()(minitorch.ones(2, 3, 2, 2, 2)).shape
+    torch.Size([2, 3, 2, 2, 2])
+    """
+
+    cls_to_become = BatchNorm3d
+
+
+class LazyInstanceNorm1d(_LazyNormBase, InstanceNorm1d):
+    """An :class:`InstanceNorm1d` whose ``num_features`` is its first input's dim 1 (with
+    the lazy modules' defaults, as torch: affine, tracking running statistics).
+
+    >>> nn.LazyInstanceNorm1d()(minitorch.ones(2, 3, 4)).shape
+    torch.Size([2, 3, 4])
+    """
+
+    cls_to_become = InstanceNorm1d
+
+
+class LazyInstanceNorm2d(_LazyNormBase, InstanceNorm2d):
+    """An :class:`InstanceNorm2d` whose ``num_features`` is its first input's dim 1.
+
+    >>> nn.LazyInstanceNorm2d()(minitorch.ones(2, 3, 4, 4)).shape
+    torch.Size([2, 3, 4, 4])
+    """
+
+    cls_to_become = InstanceNorm2d
+
+
+class LazyInstanceNorm3d(_LazyNormBase, InstanceNorm3d):
+    """An :class:`InstanceNorm3d` whose ``num_features`` is its first input's dim 1.
+
+    >>> nn.LazyInstanceNorm3d()(minitorch.ones(2, 3, 2, 2, 2)).shape
+    torch.Size([2, 3, 2, 2, 2])
+    """
+
+    cls_to_become = InstanceNorm3d

@@ -34,7 +34,7 @@ from .._tensor import Tensor, _cuda_device, _to_arguments
 from ..autograd import grad_mode
 from ..autograd.graph import RemovableHandle, add_hook
 from . import _backward_hooks
-from .parameter import Parameter, UninitializedParameter, zero_grad_
+from .parameter import Buffer, Parameter, UninitializedParameter, zero_grad_
 
 __all__ = ["Module", "register_module_forward_hook", "register_module_forward_pre_hook",
            "typename"]
@@ -368,10 +368,12 @@ class Module:
                 raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' "
                                 "(torch.nn.Module or None expected)")
             self.add_module(name, None)
+        elif isinstance(value, Buffer):  # registered as a buffer, by its own persistence
+            self.register_buffer(name, value, value.persistent)
         elif params is not None and name in self._buffers:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
-                                "(torch.Tensor or None expected)")
+                                "(torch.nn.Buffer, torch.Tensor or None expected)")
             self._register(self._buffers, name, value)
         else:
             object.__setattr__(self, name, value)

@@ -19,7 +19,7 @@ from .. import _args, _creation
 from .._tensor import Size, Tensor
 from ..overrides import _disabled_torch_function_impl
 
-__all__ = ["Parameter", "UninitializedBuffer", "UninitializedParameter"]
+__all__ = ["Buffer", "Parameter", "UninitializedBuffer", "UninitializedParameter"]
 
 
 class Parameter(Tensor):
@@ -56,6 +56,32 @@ class Parameter(Tensor):
 
     def __reduce_ex__(self, protocol: Any) -> tuple:
         return Parameter, (self.detach(), self._requires_grad)
+
+
+class _BufferMeta(type):
+    """``isinstance(t, Buffer)``: a tensor that ``Buffer`` marked (it stays a plain Tensor)."""
+
+    def __instancecheck__(cls, instance: Any) -> bool:
+        return isinstance(instance, Tensor) and getattr(instance, "_is_buffer", False)
+
+
+class Buffer(metaclass=_BufferMeta):
+    """A tensor marked as a module's state: assigned to a module attribute, it is registered
+    as a buffer (``persistent`` ones go into ``state_dict``). ``Buffer(t)`` is ``t.detach()``,
+    marked; no class of its own.
+
+    >>> m = nn.Module(); m.steps = nn.Buffer(minitorch.zeros(1), persistent=False)
+    >>> list(m.buffers()), list(m.state_dict())
+    ([tensor([0.])], [])
+    """
+
+    def __new__(cls, data: Tensor | None = None, *, persistent: bool = True) -> Any:
+        if data is None:
+            data = _creation.empty(0)
+        t = data.detach().requires_grad_(data.requires_grad)
+        t.persistent = persistent
+        t._is_buffer = True
+        return t
 
 
 def zero_grad_(params: Iterable[Tensor], set_to_none: bool = True) -> None:

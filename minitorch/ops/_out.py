@@ -546,7 +546,10 @@ PARSED_OUT = {
         "searchsorted", "isin", "quantile", "nanquantile", "std", "var", "gather",
         "index_select", "take", "take_along_dim", "tensordot", "matmul", "mv", "addmv",
         "index_add", "renorm", "addr", "gcd", "lcm", "masked_select", "addbmm",
-        "cholesky_solve", "nonzero"),
+        "cholesky_solve", "nonzero", "nonzero_static", "frobenius_norm", "nuclear_norm",
+        *(f"{view}_copy" for view in (  # view_copies.py's single-output ones
+            "view", "permute", "expand", "t", "transpose", "squeeze", "unsqueeze", "diagonal",
+            "select", "slice", "unfold", "alias", "as_strided", "detach"))),
         "Tensor"),
     **dict.fromkeys(("aminmax", "cummax", "cummin", "frexp", "geqrf", "kthvalue", "median",
                      "mode", "nanmedian", "qr", "slogdet", "svd", "topk"),

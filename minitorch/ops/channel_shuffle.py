@@ -15,8 +15,10 @@ from typing import Any
 from .. import _args
 from .._tensor import Tensor
 from ._base import Op, wrap
+from .pointwise import _NoDerivative
 
-__all__ = ["ChannelShuffle", "channel_shuffle"]
+__all__ = ["ChannelShuffle", "NativeChannelShuffle", "channel_shuffle",
+           "native_channel_shuffle"]
 
 
 class ChannelShuffle(Op):
@@ -57,3 +59,26 @@ def channel_shuffle(input: Tensor, groups: int) -> Tensor:
         raise RuntimeError(f"Number of channels must be divisible by groups. Got "
                            f"{input.shape[1]} channels and {groups} groups.")
     return ChannelShuffle.apply(input, groups=groups)
+
+
+class NativeChannelShuffle(_NoDerivative):
+    """``native_channel_shuffle``: ``channel_shuffle``'s values, recorded (as torch does)
+    under the ``NotImplemented`` node of a kernel with no derivative."""
+
+    node_name = "NotImplemented"
+    _profile_name = "aten::native_channel_shuffle"
+
+    @staticmethod
+    def compute(a: Tensor, shuffled: Tensor) -> Any:
+        return shuffled._data
+
+
+def native_channel_shuffle(input: Tensor, groups: int) -> Tensor:
+    """``channel_shuffle`` without a derivative (torch's kernel behind it).
+
+    >>> minitorch.native_channel_shuffle(minitorch.arange(4.).view(1, 4, 1), 2).flatten()
+    tensor([0., 2., 1., 3.])
+    """
+    _args.tensor_args("native_channel_shuffle", (input, "input", 1))
+    groups = _args.integer("native_channel_shuffle", groups, "groups", 2)
+    return NativeChannelShuffle.on(input, shuffled=channel_shuffle(input.detach(), groups))

@@ -34,6 +34,13 @@ class Fill(Op):
         return (g * 0,)
 
 
+class FillNumber(Fill):
+    """``fill``: ``fill_`` out of place."""
+
+    node_name = "FillBackward0"
+    _profile_name = "aten::fill"
+
+
 class Zero(Fill):
     node_name = "ZeroBackward0"
     _profile_name = "aten::zero_"
@@ -54,6 +61,13 @@ class Copy(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         shape, dtype, device = ctx.src_meta
         return g * 0, sum_to(g, shape).to(device, dtype)
+
+
+class FillTensor(Copy):
+    """``fill`` by a 0-d tensor: ``fill_`` out of place; the value gets the gradient's sum."""
+
+    node_name = "FillBackward1"
+    _profile_name = "aten::fill"
 
 
 def _device_if_other(src: Tensor, dst: Tensor) -> Any:

@@ -14,10 +14,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._dtype import promote_types
 from .._powf import c_pow
 from .._tensor import Tensor
+from .._warn_once import warn_once
 from ._base import Op, wrap
 from ._norm_order import norm1, norm2
 from .decompositions import linalg_svdvals
@@ -25,7 +26,8 @@ from .inverse import check_half
 from .pointwise import where
 from .reduction import _expand_back
 
-__all__ = ["Amax", "Amin", "LinalgVectorNorm", "Norm", "matrix_norm", "norm"]
+__all__ = ["Amax", "Amin", "LinalgVectorNorm", "Norm", "frobenius_norm", "matrix_norm", "norm",
+           "nuclear_norm"]
 
 
 def vector_norm_of(xp: Any, a: Any, p: float, dims: Any) -> Any:
@@ -349,3 +351,62 @@ def _matrix_dims(A: Tensor, dims: tuple, singular: bool = False) -> tuple:
     if wrapped[0] == wrapped[1]:
         raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got {wrapped}")
     return wrapped
+
+
+def frobenius_norm(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
+    """The 2-norm over ``dim`` (at most two dims; torch's deprecated name for
+    ``linalg.vector_norm(input, 2, dim, keepdim)``, node ``NormBackward1``).
+
+    >>> import warnings; warnings.simplefilter("ignore")
+    >>> minitorch.frobenius_norm(minitorch.tensor([[3., 4.]]), (0, 1))
+    tensor(5.)
+    """
+    fn = "frobenius_norm"
+    _args.tensor_args(fn, (input, "input", 1))
+    given = _args.int_list(fn, dim, "dim", 2)
+    keepdim = _args.flag(fn, keepdim, "keepdim", 3)
+    warn_once("at::frobenius_norm is deprecated and it is just left for JIT compatibility. It "
+              "will be removed in a future PyTorch release. Please use `linalg.vector_norm(A, "
+              "2., dim, keepdim)` instead")
+    if len(given) > 2:
+        raise RuntimeError(f"Expected at most 2 dimensions, but got {len(given)} dimensions "
+                           "instead.")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("norm(): input dtype should be either floating point or complex. "
+                           f"Got {input.dtype.legacy} instead.")
+    dims = _args.dims(fn, given, input.dim()) or None
+    if input.dim() == 0:
+        dims = () if dims else None
+    return Norm.apply(input, p=2.0, dims=dims, keepdim=keepdim)
+
+
+_NUCLEAR_SIGNATURES = (
+    "Tensor input, tuple of ints dim, bool keepdim = False, *, Tensor out = None",
+    "Tensor input, bool keepdim = False, *, Tensor out = None")
+
+
+@_call_form.overloads(*_NUCLEAR_SIGNATURES)
+def nuclear_norm(input: Tensor, dim: Any = (-2, -1), keepdim: bool = False) -> Tensor:
+    """The sum of the singular values over the two dims ``dim`` (torch's deprecated name for
+    ``linalg.matrix_norm(input, "nuc", dim, keepdim)``); ``nuclear_norm(input, keepdim)``
+    reads a bool second argument as ``keepdim``.
+
+    >>> import warnings; warnings.simplefilter("ignore")
+    >>> minitorch.nuclear_norm(minitorch.eye(2))
+    tensor(2.)
+    """
+    fn = "nuclear_norm"
+    _args.tensor_args(fn, (input, "input", 1))
+    if isinstance(dim, bool):  # torch's other signature: (input, keepdim)
+        dim, keepdim = (-2, -1), dim
+    if not isinstance(dim, (int, tuple, list)):
+        raise _args.invalid_combination(fn, (input, dim), *_NUCLEAR_SIGNATURES)
+    one = not isinstance(dim, (tuple, list))
+    given = _args.int_list(fn, dim, "dim", 2)
+    keepdim = _args.flag(fn, keepdim, "keepdim", 3)
+    warn_once("at::nuclear_norm is deprecated and it is just left for JIT compatibility. It "
+              "will be removed in a future PyTorch release. Please use `linalg.matrix_norm(A, "
+              "'nuc', dim, keepdim)` instead")
+    if one:  # torch's parser reads one int as both dims
+        given = (given[0], given[0])
+    return matrix_norm(input, "nuc", given, keepdim)

@@ -37,10 +37,10 @@ from .sampler import (
     draw_seed,
 )
 
-__all__ = ["BatchSampler", "ConcatDataset", "DataLoader", "Dataset", "IterableDataset",
-           "RandomSampler", "Sampler", "SequentialSampler", "Subset", "SubsetRandomSampler",
-           "TensorDataset", "WeightedRandomSampler", "default_collate", "default_convert",
-           "get_worker_info", "random_split"]
+__all__ = ["BatchSampler", "ChainDataset", "ConcatDataset", "DataLoader", "Dataset",
+           "IterableDataset", "RandomSampler", "Sampler", "SequentialSampler", "StackDataset",
+           "Subset", "SubsetRandomSampler", "TensorDataset", "WeightedRandomSampler",
+           "default_collate", "default_convert", "get_worker_info", "random_split"]
 
 
 class Dataset:
@@ -101,6 +101,83 @@ class ConcatDataset(Dataset):
         which = bisect.bisect_right(self.cumulative_sizes, idx)
         start = self.cumulative_sizes[which - 1] if which else 0
         return self.datasets[which][idx - start]
+
+
+class ChainDataset(IterableDataset):
+    """Iterable datasets one after another, chained as they are iterated (each must be an
+    ``IterableDataset``; checked when it is reached).
+
+    >>> class Count(IterableDataset):
+    ...     def __init__(self, n): self.n = n
+    ...     def __iter__(self): return iter(range(self.n))
+    ...     def __len__(self): return self.n
+    >>> ds = ChainDataset([Count(2), Count(3)]); list(ds), len(ds)
+    ([0, 1, 0, 1, 2], 5)
+    """
+
+    def __init__(self, datasets: Iterable[Any]) -> None:
+        self.datasets = datasets
+
+    def __iter__(self) -> Iterator[Any]:
+        for d in self.datasets:
+            assert isinstance(d, IterableDataset), "ChainDataset only supports IterableDataset"
+            yield from d
+
+    def __len__(self) -> int:
+        total = 0
+        for d in self.datasets:
+            assert isinstance(d, IterableDataset), "ChainDataset only supports IterableDataset"
+            total += len(d)
+        return total
+
+
+class StackDataset(Dataset):
+    """Datasets side by side: sample ``i`` is the tuple (given by position) or the dict
+    (given by keyword) of every dataset's sample ``i``.
+
+    >>> StackDataset([1, 2], [3, 4])[1], StackDataset(x=[1, 2], y=[3, 4])[0]
+    ((2, 4), {'x': 1, 'y': 3})
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if args and kwargs:
+            raise ValueError("Supported either ``tuple``- (via ``args``) or``dict``- (via "
+                             "``kwargs``) like input/output, but both types are given.")
+        if not args and not kwargs:
+            raise ValueError("At least one dataset should be passed")
+        self.datasets: Any = args or kwargs
+        every = list(args or kwargs.values())
+        self._length = len(every[0])
+        if any(self._length != len(d) for d in every):
+            raise ValueError("Size mismatch between datasets")
+
+    def __getitem__(self, index: int) -> Any:
+        if isinstance(self.datasets, dict):
+            return {k: d[index] for k, d in self.datasets.items()}
+        return tuple(d[index] for d in self.datasets)
+
+    def __getitems__(self, indices: list) -> list:
+        """The samples at ``indices``, read in one call from the datasets that have
+        ``__getitems__``."""
+        named = isinstance(self.datasets, dict)
+        columns = {k: _items(d, indices) for k, d in (
+            self.datasets.items() if named else enumerate(self.datasets))}
+        if named:
+            return [{k: c[i] for k, c in columns.items()} for i in range(len(indices))]
+        return [tuple(c[i] for c in columns.values()) for i in range(len(indices))]
+
+    def __len__(self) -> int:
+        return self._length
+
+
+def _items(dataset: Any, indices: list) -> list:
+    if not callable(getattr(dataset, "__getitems__", None)):
+        return [dataset[i] for i in indices]
+    items = dataset.__getitems__(indices)
+    if len(items) != len(indices):
+        raise ValueError("Nested dataset's output size mismatch. Expected "
+                         f"{len(indices)}, got {len(items)}")
+    return items
 
 
 class TensorDataset(Dataset):
