@@ -56,12 +56,15 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     TypeError: chunk(): argument 'chunks' must be int, not float
     """
     parameters = list(inspect.signature(fn).parameters)
-    # a parsed method's tensor, which Python would bind by its name (not with *args after
-    # it, where torch's parser finds an argument missing first)
-    self_keywords = [k for k in ("self", "input") if k not in parameters[1:]] if method and \
-        name not in PYTHON_METHODS and not any(
-            p.kind is p.VAR_POSITIONAL for p in inspect.signature(fn).parameters.values()) \
-        else []
+    # a parsed method's tensor, which Python would bind by its name (torch's Python methods
+    # name it self: input is an unknown keyword there)
+    # (with *values after it, given none, torch's parser finds them missing first; one that
+    # reads its keywords itself words its refusal)
+    kinds = {p.kind for p in inspect.signature(fn).parameters.values()}
+    var_values = inspect.Parameter.VAR_POSITIONAL in kinds
+    self_keywords = [k for k in ("self", "input") if k not in parameters[1:] and (
+        name not in PYTHON_METHODS or k == "input" == parameters[0])] if method and not (
+            var_values and inspect.Parameter.VAR_KEYWORD in kinds) else []
     positional, required_all, taken = _parameters(fn)
     required = list(required_all[method:])
     # torch's methods take no out= (one of ``*dims`` reads its keywords itself)
@@ -104,10 +107,13 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
         try:
             stray = next((k for k in self_keywords if k in given), None) or \
                 ("out" if out_stray and "out" in given else None)  # (no method's)
-            if stray and (stray == "out" or _binds(fn, args, {
-                    k: v for k, v in given.items() if k != stray})):
-                raise TypeError(f"{fn.__name__}() got an unexpected keyword argument "
-                                f"'{stray}'")  # the tensor, and out=, are no method's keywords
+            rest = {k: v for k, v in given.items() if k != stray}
+            if stray and var_values and len(args) == 1 and not rest:
+                given = rest  # (its values missing: the parser's refusal of them first)
+            elif stray and (stray == "out" or var_values or _binds(fn, args, rest)):
+                raise TypeError(f"{'Tensor.' * (name in PYTHON_METHODS)}{fn.__name__}() got an "
+                                f"unexpected keyword argument '{stray}'")  # the tensor, and
+                # out=, are no method's keywords
             return fn(*args, **given)
         except TypeError as error:
             # a tensor-like argument is refused as no Tensor: its __torch_function__ answers
