@@ -233,6 +233,7 @@ def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True,
     shape = tuple(out)
     if check_negative:
         non_negative(fn, shape)
+    concrete(fn, shape, name)
     return shape
 
 
@@ -391,8 +392,57 @@ of type NoneType at pos 0
         sizes(fn, args, name, check_negative=False)
 
 
-def non_negative(fn: str, shape: tuple) -> None:
-    """torch's error for a negative size in a new tensor's shape."""
+# where torch's dispatcher registers each op (by its sizes' parameter) that finds a size its
+# SymInt cannot hold (below -2**62, which it takes for a symbol's tag), which its message
+# names; randint's second is its overload with low
+SYMINT_MIN = -(2 ** 62)
+_SYMINT_SITES = {
+    **dict.fromkeys((("empty", "size"), ("new_empty", "size")), "CPU_1.cpp:2398"),
+    ("empty_strided", "size"): "CPU_2.cpp:2356",
+    **dict.fromkeys((("reshape", "shape"), ("view", "size")), "CPU_3.cpp:5710"),
+    ("resize_", "size"): "CPU_3.cpp:2677", ("roll", "shifts"): "CPU_3.cpp:4890",
+    **{(fn, "size"): f"CompositeExplicitAutograd_0.cpp:{line}" for fn, line in (
+        ("ones", 8236), ("rand", 8781), ("randn", 9454), ("full", 5179), ("new_zeros", 4600),
+        ("new_ones", 4653), ("new_full", 4547), ("expand", 4963), ("broadcast_to", 4963),
+        ("randint", 8948), ("randint_low", 9054), ("normal", 16347))},
+    **dict.fromkeys((("repeat", "repeats"), ("tile", "dims")),
+                    "CompositeExplicitAutograd_0.cpp:9752"),
+    ("pad", "pad"): "CompositeExplicitAutograd_0.cpp:3016"}
+
+
+def concrete(fn: str, shape: tuple, name: str = "size") -> None:
+    """torch's dispatcher's refusal of a size of ``fn`` (its parameter ``name``) that its
+    SymInt cannot hold.
+
+    >>> concrete("ones", (2, -2 ** 63))
+    Traceback (most recent call last):
+    RuntimeError: /__w/pytorch/pytorch/build/aten/src/ATen/RegisterCompositeExplicitAutograd_0.cpp:\
+8236: SymIntArrayRef expected to contain only concrete integers
+    """
+    site = _SYMINT_SITES.get((fn, name))
+    if site and any(s < SYMINT_MIN for s in shape):
+        raise RuntimeError(f"/__w/pytorch/pytorch/build/aten/src/ATen/Register{site}: "
+                           "SymIntArrayRef expected to contain only concrete integers")
+
+
+def symint(n: int) -> int:
+    """``n``, an int64 that torch's SymInt holds (an IntArrayRef's item), else its refusal.
+
+    >>> symint(-2 ** 63)
+    Traceback (most recent call last):
+    RuntimeError: IntArrayRef contains an int that cannot be represented as a SymInt: \
+-9223372036854775808
+    """
+    if n < SYMINT_MIN:
+        raise RuntimeError(f"IntArrayRef contains an int that cannot be represented as a "
+                           f"SymInt: {n}")
+    return n
+
+
+def non_negative(fn: str, shape: tuple, site: str | None = None) -> None:
+    """torch's error for a negative size in a new tensor's shape (``site``: the op's name in
+    :data:`_SYMINT_SITES`, ``fn`` by default)."""
+    concrete(site or fn, shape)
     for s in shape:
         if s < 0:
             if fn == "zeros":
