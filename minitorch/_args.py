@@ -976,12 +976,13 @@ def string(fn: str, value: Any, name: str, position: int | None = None) -> str:
     return value
 
 
-def tensors(fn: str, **torch_names: Any) -> Callable:
+def tensors(fn: str, python: bool = False, **torch_names: Any) -> Callable:
     """Decorator: the parameters named in ``torch_names`` (as ``parameter="torch's name"``,
     or ``(name, position)`` where torch's order differs) must be tensors, or None where their
     default or annotation is None; anything else is refused with torch's message before the
-    body runs. A method (first parameter ``self``) counts its positions from the argument
-    after ``self``, as torch does.
+    body runs, and before an unknown keyword, as torch's parser reads them, unless torch's
+    function is ``python`` code (whose call refuses the keyword first). A method (first
+    parameter ``self``) counts its positions from the argument after ``self``, as torch does.
 
     >>> @tensors("mm", a="input", b="mat2")
     ... def mm(a, b): return a
@@ -1010,9 +1011,11 @@ def tensors(fn: str, **torch_names: Any) -> Callable:
 
         @functools.wraps(f)
         def checked(*args: Any, **kwargs: Any) -> Any:
-            if len(args) > most or (known is not None and not known.issuperset(kwargs)):
+            if len(args) > most or (known is not None and python and
+                                    not known.issuperset(kwargs)):
                 return f(*args, **kwargs)  # the parser refuses the count first: Python's words
-            for i, p, torch_name, position, optional in specs:
+            for i, p, torch_name, position, optional in specs:  # (then the types, then an
+                # unknown keyword, which Python refuses)
                 value = args[i] if i < len(args) else kwargs.get(p, OMITTED)
                 if not (value is OMITTED or (optional and value is None)):
                     tensor_args(fn, (value, torch_name, position))

@@ -62,9 +62,8 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     # reads its keywords itself words its refusal)
     kinds = {p.kind for p in inspect.signature(fn).parameters.values()}
     var_values = inspect.Parameter.VAR_POSITIONAL in kinds
-    self_keywords = [k for k in ("self", "input") if k not in parameters[1:] and (
-        name not in PYTHON_METHODS or k == "input" == parameters[0])] if method and not (
-            var_values and inspect.Parameter.VAR_KEYWORD in kinds) else []
+    self_keywords = [k for k in ("self", "input") if k not in parameters[1:]] if method and \
+        not (var_values and inspect.Parameter.VAR_KEYWORD in kinds) else []
     positional, required_all, taken = _parameters(fn)
     required = list(required_all[method:])
     # torch's methods take no out= (one of ``*dims`` reads its keywords itself)
@@ -110,6 +109,8 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
             rest = {k: v for k, v in given.items() if k != stray}
             if stray and var_values and len(args) == 1 and not rest:
                 given = rest  # (its values missing: the parser's refusal of them first)
+            elif stray == "self" and name in PYTHON_METHODS:  # (Python's, torch's self)
+                raise TypeError(f"Tensor.{name}() got multiple values for argument 'self'")
             elif stray and (stray == "out" or var_values or _binds(fn, args, rest)):
                 raise TypeError(f"{'Tensor.' * (name in PYTHON_METHODS)}{fn.__name__}() got an "
                                 f"unexpected keyword argument '{stray}'")  # the tensor, and

@@ -440,6 +440,10 @@ _CHECKED_FIRST = {"linalg_eigh": ("eigenvalues", "eigenvectors"), "linalg_lu_fac
                   "histogram": ("hist", "bin_edges")}
 
 
+# ops whose kernel checks its outs' dtypes last field first
+_VECTORS_FIRST = frozenset({"linalg_eigh"})
+
+
 # torch's functions whose parser takes ``out=`` that minitorch's op does not read itself:
 # one Tensor, or a tuple of them (a named tuple's fields)
 PARSED_OUT = {
@@ -613,8 +617,11 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
         results = tuple(result) if many else (result,)
         if len(outs) != len(results):
             raise TypeError(f"expected tuple of {len(results)} elements but got {len(outs)}")
-        for r, o, field in zip(results, outs, getattr(result, "_fields", ("result",))):
-            _write(_check_written(key, r, o, field), o)
+        fields = getattr(result, "_fields", ("result",))
+        checked = [_check_written(key, r.detach(), o, f) for r, o, f in (
+            reversed if key in _VECTORS_FIRST else list)(list(zip(results, outs, fields)))]
+        for r, o in zip(checked[::-1] if key in _VECTORS_FIRST else checked, outs):
+            _write(r, o)  # (every dtype checked before any is written)
         if not many:
             return out
         from .. import return_types

@@ -512,6 +512,8 @@ def _dim_by_keyword(fn: Callable) -> Callable:
     def called(*args: Any, **kwargs: Any) -> Any:
         if isinstance(kwargs.get("dim"), Tensor):
             index = _args.as_param_int(kwargs["dim"], "dim")
+            if index is None and "keepdim" in kwargs:  # (only the dim overload takes it)
+                raise TypeError(f"{fn.__name__}(): argument 'dim' must be int, not Tensor")
             if index is None:  # (no overload matches: the parser's message lists them)
                 raise TypeError(f"{fn.__name__}() got an unexpected keyword argument 'dim'")
             kwargs["dim"] = index
