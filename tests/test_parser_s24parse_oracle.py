@@ -155,3 +155,19 @@ def test_a_tensors_type_before_an_unknown_keyword(source):
     # torch's parser reads every parameter's type before it looks for keywords left over;
     # its Python functions (F.relu, F.batch_norm) refuse the keyword first
     assert_as_torch(_run(source))
+
+
+@pytest.mark.parametrize("source", [
+    "L.norm(X, out=1)", "L.norm(X, out=None)", "L.norm(X, out=1, foo=1)",
+    f"L.norm(X, out=({E},))", f"L.norm(X, out={E})", f"L.norm(X, 1, 0, True, {E})",
+    f"L.norm(X, 'nuc', out={E})", f"L.norm(X, 'fro', (0, 1), out={E})",
+    f"L.norm(X, 2, out={DOUBLE})", f"L.norm(X, 2, out={LONG})",
+    f"L.norm(X, out={E}, dtype=L.double)", f"L.norm(X.requires_grad_(), out={E})",
+    f"L.norm(X.long(), out={E})", f"L.norm(X, 'a', out={E})",
+    f"(lambda o: (L.norm(X, 1, 1, out=o), o))({E})", f"X.norm(out={E})",
+    "X.norm(2, 0, False, L.float64)", "X.norm(2, 0, False, L.float64, 1)",
+    "L.norm(X, 2, 0, False, None, L.float64)",
+    "L.linalg.vector_norm(X, 2, 0, False, dtype=L.double)"])
+def test_norm_writes_out_as_linalgs(source):
+    # torch.norm (Python) hands out= to linalg's norm; Tensor.norm takes none
+    assert_as_torch(_run(source))

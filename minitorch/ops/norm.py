@@ -153,8 +153,9 @@ def real_order(p: Any) -> float:
 
 
 def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
-         dtype: Any = None) -> Tensor:
-    """The ``p``-norm of ``input`` (flattened, or over ``dim``); ``p`` may be ``inf``.
+         out: Tensor | None = None, dtype: Any = None) -> Tensor:
+    """The ``p``-norm of ``input`` (flattened, or over ``dim``); ``p`` may be ``inf``;
+    written into ``out`` where given, by linalg's norm torch's Python code calls.
 
     >>> minitorch.norm(minitorch.tensor([[3., -4.]]), p=1, dim=1)
     tensor([7.])
@@ -171,7 +172,10 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
     if matrix:  # torch's Python passes a tuple on as it is, an int (or nothing) as a list
         dims = list(range(input.dim())) if given is None else \
             given if isinstance(dim, tuple) else list(given)
-        return matrix_norm(input, p, dims, keepdim, dtype=dtype)
+        return matrix_norm(input, p, dims, keepdim, dtype=dtype) if out is None else \
+            _linalg().matrix_norm(input, p, dims, keepdim, dtype=dtype, out=out)
+    if out is not None:
+        return _linalg().vector_norm(input, _as_p(p), given, keepdim, dtype=dtype, out=out)
     order = _as_p(p)
     if not input.dtype.is_floating_point:
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor "
@@ -184,6 +188,27 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
     if input.dim() == 0:  # a 0-d tensor's dim, named, is reduced; with none named, read
         dims = () if dims else None
     return LinalgVectorNorm.apply(input, p=order, dims=dims, keepdim=keepdim)
+
+
+def norm_method(self: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
+                dtype: Any = None) -> Tensor:
+    """``Tensor.norm``: :func:`norm` without ``out`` (torch's method takes none, its
+    ``dtype`` comes fourth).
+
+    >>> minitorch.tensor([3., -4.]).norm(1)
+    tensor(7.)
+    """
+    return norm(self, p, dim, keepdim, dtype=dtype)
+
+
+norm_method.__name__ = norm_method.__qualname__ = "norm"
+
+
+def _linalg() -> Any:
+    """minitorch.linalg, whose functions take ``out=``."""
+    from .. import linalg
+
+    return linalg
 
 
 def _check_identity(shape: tuple, p: float, dims: tuple | None) -> None:
