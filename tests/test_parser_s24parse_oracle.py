@@ -171,3 +171,16 @@ def test_a_tensors_type_before_an_unknown_keyword(source):
 def test_norm_writes_out_as_linalgs(source):
     # torch.norm (Python) hands out= to linalg's norm; Tensor.norm takes none
     assert_as_torch(_run(source))
+
+
+@pytest.mark.parametrize("source", [
+    "X.norm('a', 'b')", "L.norm(X, 'a', dtype='f')", "L.norm(X, 'a', False)",
+    "L.norm(X, 'nuc', 'b')", "L.linalg.matrix_norm(X, 'a', 'b')",
+    "L.linalg.matrix_norm(X, 'nuc', [0, True])", "L.linalg.matrix_norm(X, 2, (0, 1), dtype=1)",
+    "L.norm(X, dim=(0, 1.5), keepdim='yes')", "L.norm(X, dim=(0, 1.5), dtype='f')",
+    "L.norm(X, dim=(0, 1.5), out=1)", "X.norm(dim=(0, 1.5), keepdim='yes', dtype='f')",
+    "L.norm(X, 'fro', (0, 1, 1))", "L.norm(X, 'a', (0, 1))"])
+def test_norm_is_read_by_linalgs_parser(source):
+    # torch.norm hands its arguments to linalg's norms: every type (a matrix norm's two
+    # overloads listed where none takes them) before a tuple's items are unpacked
+    assert_as_torch(_run(source))

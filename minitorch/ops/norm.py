@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._dtype import promote_types
 from .._powf import c_pow
 from .._tensor import Tensor
@@ -162,20 +162,24 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
     """
     if isinstance(p, str) and p == "fro" and dim is not None and not isinstance(dim, int):
         _args.python_len(dim)  # torch.norm's Python code asks len(dim) here
+    if isinstance(p, str) and (p != "fro" or not (dim is None or isinstance(dim, int) or
+                                                 len(dim) <= 2)):
+        # torch's Python passes a tuple on as it is, an int (or nothing) as a list, to
+        # linalg's matrix_norm, whose parser reads them
+        dims = list(range(input.dim())) if dim is None else \
+            [dim] if isinstance(dim, int) else dim
+        return _linalg().matrix_norm(input, p, dims, keepdim, dtype=dtype,
+                                     **({} if out is None else {"out": out}))
     if p is not None and not isinstance(p, str):  # every type, then the values, as torch
         _args.number_types("linalg_vector_norm", (p, "ord", 2))
-    given = None if dim is None else _args.int_list("linalg_vector_norm", dim, "dim", 3)
-    matrix = isinstance(p, str) and (p != "fro" or (given is not None and len(given) > 2))
-    if not matrix:
-        keepdim = _args.flag("linalg_vector_norm", keepdim, "keepdim", 4)
+    if dim is not None and not _call_form._ints_like(dim):  # its type, with the others';
+        _args.int_list("linalg_vector_norm", dim, "dim", 3)  # its items unpacked after them
+    keepdim = _args.flag("linalg_vector_norm", keepdim, "keepdim", 4)
     dtype = _args.dtype("linalg_vector_norm", dtype)
-    if matrix:  # torch's Python passes a tuple on as it is, an int (or nothing) as a list
-        dims = list(range(input.dim())) if given is None else \
-            given if isinstance(dim, tuple) else list(given)
-        return matrix_norm(input, p, dims, keepdim, dtype=dtype) if out is None else \
-            _linalg().matrix_norm(input, p, dims, keepdim, dtype=dtype, out=out)
     if out is not None:
-        return _linalg().vector_norm(input, _as_p(p), given, keepdim, dtype=dtype, out=out)
+        return _linalg().vector_norm(input, _as_p(p), [dim] if isinstance(dim, int) else dim,
+                                     keepdim, dtype=dtype, out=out)
+    given = None if dim is None else _args.int_list("linalg_vector_norm", dim, "dim", 3)
     order = _as_p(p)
     if not input.dtype.is_floating_point:
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor "
@@ -282,7 +286,8 @@ def matrix_norm(input: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: b
     _args.tensor_args("linalg_matrix_norm", (input, "input", 1))
     if isinstance(dim, int) or not isinstance(ord, (str, int, float, complex)):
         _refuse_matrix_norm_arguments(input, ord, dim, keepdim)
-    if keepdim is not True and keepdim is not False:
+    if (keepdim is not True and keepdim is not False) or not _call_form._ints_like(dim) or not (
+            dtype is None or _call_form._dtype_like(dtype)):  # (no overload takes them)
         raise _matrix_norm_combination((input, ord, dim, keepdim), {"dtype": dtype})
     if isinstance(ord, complex):
         raise RuntimeError("linalg.matrix_norm: Expected a non-complex scalar as the order of "
