@@ -65,7 +65,12 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     self_keywords = [k for k in ("self", "input") if k not in parameters[1:]] if method and \
         not (var_values and inspect.Parameter.VAR_KEYWORD in kinds) else []
     positional, required_all, taken = _parameters(fn)
-    required = list(required_all[method:])
+    # (a parameter defaulting to OMITTED is one torch requires, the op words its absence;
+    # of an overloaded op, the overloads say)
+    required = [p.name for p in inspect.signature(fn).parameters.values() if p.kind in (
+        p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and (
+            p.default is p.empty or (p.default is _args.OMITTED and p.kind is not p.KEYWORD_ONLY
+                                     and not getattr(fn, "torch_signatures", ())))][method:]
     # torch's methods take no out= (one of ``*dims`` reads its keywords itself)
     out_stray = method and name not in PYTHON_METHODS and taken is not None
     forwarders = _forwarders(fn)

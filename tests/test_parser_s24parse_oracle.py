@@ -184,3 +184,12 @@ def test_norm_is_read_by_linalgs_parser(source):
     # torch.norm hands its arguments to linalg's norms: every type (a matrix norm's two
     # overloads listed where none takes them) before a tuple's items are unpacked
     assert_as_torch(_run(source))
+
+
+@pytest.mark.parametrize("source", [
+    "X.softmax(0, 0, 0, 0)", "L.softmax(X, 0, 0, 0, 0)", "X.log_softmax(0, 0, 0)",
+    "X.logsumexp(0, 0, 0, 0)", "L.logsumexp(X, 0, 0, 0, 0)", "X.softmax()", "L.logsumexp(X)",
+    "X.softmax(0, 0, 0, 0, foo=1)"])
+def test_a_dim_torch_requires_counts_in_the_arity(source):
+    # (minitorch's OMITTED default marks a parameter torch requires)
+    assert_as_torch(_run(source))
