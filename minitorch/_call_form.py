@@ -65,12 +65,7 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     self_keywords = [k for k in ("self", "input") if k not in parameters[1:]] if method and \
         not (var_values and inspect.Parameter.VAR_KEYWORD in kinds) else []
     positional, required_all, taken = _parameters(fn)
-    # (a parameter defaulting to OMITTED is one torch requires, the op words its absence;
-    # of an overloaded op, the overloads say)
-    required = [p.name for p in inspect.signature(fn).parameters.values() if p.kind in (
-        p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and (
-            p.default is p.empty or (p.default is _args.OMITTED and p.kind is not p.KEYWORD_ONLY
-                                     and not getattr(fn, "torch_signatures", ())))][method:]
+    required = _torch_required(fn)[method:]
     # torch's methods take no out= (one of ``*dims`` reads its keywords itself)
     out_stray = method and name not in PYTHON_METHODS and taken is not None
     forwarders = _forwarders(fn)
@@ -459,10 +454,10 @@ def parameter_types(fn: Callable, name: str, args: tuple, kwargs: dict) -> str |
 def too_many_positional(fn: Callable, name: str, args: tuple, method: bool) -> str | None:
     """torch's refusal of more positional arguments than ``name`` takes (Python names an
     unknown keyword first), or None."""
-    positional, required, taken = _parameters(fn)
+    positional, _, taken = _parameters(fn)
     if taken is None or len(args) <= taken:
         return None
-    required = [p for p in positional if p in required]
+    required = [p for p in positional if p in _torch_required(fn)]
     return torch_arity(f"{name}() takes {taken} positional arguments but {len(args)} were "
                        "given", name, method, list(required[method:]))
 
@@ -674,6 +669,19 @@ class _Parameters(NamedTuple):
 
 
 @functools.lru_cache(maxsize=1024)
+def _torch_required(fn: Callable) -> list:
+    """The parameters of ``fn`` that torch requires: those without a default, and (where
+    torch has one signature) those defaulting to OMITTED, whose absence the op words.
+
+    >>> _torch_required(lambda input, dim=_args.OMITTED, dtype=None: None)
+    ['input', 'dim']
+    """
+    return [p.name for p in inspect.signature(fn).parameters.values() if p.kind in (
+        p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and (
+            p.default is p.empty or (p.default is _args.OMITTED and p.kind is not p.KEYWORD_ONLY
+                                     and not getattr(fn, "torch_signatures", ())))]
+
+
 def _parameters(fn: Callable) -> _Parameters:
     """``fn``'s :class:`_Parameters` (none where Python cannot read its signature).
 
