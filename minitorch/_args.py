@@ -1086,9 +1086,16 @@ def invalid_combination(fn: str, values: tuple, *signatures: str,
 
 
 def tensor_or_number(fn: str, value: Any, name: str, position: int) -> None:
-    """An operand that is a tensor or a number (numpy scalars included), as ``add``'s
-    ``other``; anything else gets torch's message."""
-    if isinstance(value, (int, float, complex)) or (is_array(value) and value.shape == ()):
+    """An operand that is a tensor or a number (numpy scalars included, not a 0-d array),
+    as ``add``'s ``other``; anything else gets torch's message.
+
+    >>> import numpy as np
+    >>> tensor_or_number("add", np.array(2.0), "other", 2)
+    Traceback (most recent call last):
+    TypeError: add(): argument 'other' (position 2) must be Tensor, not numpy.ndarray
+    """
+    if isinstance(value, (int, float, complex)) or (
+            is_array(value) and value.shape == () and type(value).__name__ != "ndarray"):
         return
     tensor_args(fn, (value, name, position))
 

@@ -193,3 +193,13 @@ def test_norm_is_read_by_linalgs_parser(source):
 def test_a_dim_torch_requires_counts_in_the_arity(source):
     # (minitorch's OMITTED default marks a parameter torch requires)
     assert_as_torch(_run(source))
+
+
+@pytest.mark.parametrize("source", [
+    "L.add(X, np.array(2.))", "L.sub(X, np.array(2.), alpha=2)", "X.add(np.array(2.))",
+    "L.mul(X, np.array(2.))", "L.add(np.array(2.), X)", "L.add(X, np.float64(2.))",
+    "L.mul(np.float32(2.), X)", "X.mul_(np.array(2.))", "L.sub(np.array(2.), X)",
+    "(X + np.array(2.)).dtype"])
+def test_a_0d_array_is_no_number(source):
+    # torch's parser takes a numpy scalar as a Number, a 0-d ndarray as no Tensor
+    assert_as_torch(lambda L: eval(source, {"L": L, "np": np, "X": L.ones(2)}))
