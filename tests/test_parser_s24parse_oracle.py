@@ -203,3 +203,14 @@ def test_a_dim_torch_requires_counts_in_the_arity(source):
 def test_a_0d_array_is_no_number(source):
     # torch's parser takes a numpy scalar as a Number, a 0-d ndarray as no Tensor
     assert_as_torch(lambda L: eval(source, {"L": L, "np": np, "X": L.ones(2)}))
+
+
+@pytest.mark.parametrize("source", [
+    "L.add(X, X, out=1.5)", "L.add(X, X, out=True)", "L.mul(X.long(), 2, out=3)",
+    "L.sub(X, 1, out=2.5)", "L.div(X, 2, out=2.5)", "L.floor_divide(X, 2, out=1)",
+    "L.true_divide(X, 2, out=1.5)", "X.add(1, out=1.5)", "L.add(X.requires_grad_(), X, out=1.5)",
+    "L.mul(X, 2, out=1, foo=1)", "L.add(X, X, out=2**64)", "L.add(X, X, out=-2**63 - 1)",
+    "L.atan2(X, X, out=1.5)", "L.div(X, 2, rounding_mode='floor', out=2.5)"])
+def test_a_number_as_out_of_the_ops_that_wrap_numbers(source):
+    # add's parser takes a Python number for each Tensor parameter, out= too: a 0-d tensor
+    assert_as_torch(_run(source))

@@ -42,6 +42,7 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
     def with_out(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
         if out is None:
             return fn(*args, **kwargs)
+        out = _number_as_out(name or fn.__name__, out)
         _args.tensor_args(name or fn.__name__, (out, "out", None))  # the parser's check
         operands = _tensors_of((*args, *kwargs.values()))
         _refuse_grad(name or fn.__name__, [*operands, out])
@@ -55,6 +56,27 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
         return _write(result, out)
 
     return out_last(with_out, fn)
+
+
+def _number_as_out(name: str, out: Any) -> Any:
+    """``out`` as the parser of ``name`` reads it: the ops whose Tensor parameters take a
+    Python number (add's) take one as ``out`` too, a new 0-d tensor of its dtype (int64,
+    float64, bool), which the result is written into.
+
+    >>> _number_as_out("add", 1.5)
+    tensor(1.5000, dtype=torch.float64)
+    """
+    if name not in _call_form._NUMBERS_AS_TENSORS or type(out) not in (bool, int, float):
+        return out
+    if type(out) is int and out < _args.INT64_MIN:
+        raise OverflowError("can't convert negative int to unsigned")
+    if type(out) is int and out >= 2 ** 64:
+        raise OverflowError("int too big to convert")
+    if type(out) is int and out > _args.INT64_MAX:  # (torch's uint64, which minitorch lacks)
+        return out
+    from .._creation import tensor
+
+    return tensor(out, dtype={bool: D.bool, int: D.int64, float: D.float64}[type(out)])
 
 
 def out_last(wrapper: Callable, fn: Callable, kind: str = "Tensor") -> Callable:
