@@ -150,6 +150,7 @@ def test_huge_ranges_and_fills(source):
     "L.nn.functional.conv2d('a', X, foo=1)", "L.nn.functional.avg_pool2d('a', 2, foo=1)",
     "L.nn.functional.relu('a', foo=1)", "L.nn.functional.batch_norm('a', None, None, foo=1)",
     "L.softmax('a', 0, foo=1)", "L.nn.functional.softmax('a', 0, foo=1)",
+    "X.mul('a', foo=1)", "L.mul(X, None, foo=1)", "X.mul(2.5, foo=1)", "X.multiply('a', foo=1)",
     "L.zeros_like('a', foo=1)", "X.equal('a', foo=1)", "L.multinomial('a', 1, foo=1)"])
 def test_a_tensors_type_before_an_unknown_keyword(source):
     # torch's parser reads every parameter's type before it looks for keywords left over;
