@@ -236,6 +236,7 @@ def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True,
     shape = tuple(out)
     if check_negative:
         non_negative(fn, shape)
+    concrete(fn, shape, name)
     return shape
 
 
@@ -394,8 +395,57 @@ of type NoneType at pos 0
         sizes(fn, args, name, check_negative=False)
 
 
-def non_negative(fn: str, shape: tuple) -> None:
-    """torch's error for a negative size in a new tensor's shape."""
+# where torch's dispatcher registers each op (by its sizes' parameter) that finds a size its
+# SymInt cannot hold (below -2**62, which it takes for a symbol's tag), which its message
+# names; randint's second is its overload with low
+SYMINT_MIN = -(2 ** 62)
+_SYMINT_SITES = {
+    **dict.fromkeys((("empty", "size"), ("new_empty", "size")), "CPU_1.cpp:2398"),
+    ("empty_strided", "size"): "CPU_2.cpp:2356",
+    **dict.fromkeys((("reshape", "shape"), ("view", "size")), "CPU_3.cpp:5710"),
+    ("resize_", "size"): "CPU_3.cpp:2677", ("roll", "shifts"): "CPU_3.cpp:4890",
+    **{(fn, "size"): f"CompositeExplicitAutograd_0.cpp:{line}" for fn, line in (
+        ("ones", 8236), ("rand", 8781), ("randn", 9454), ("full", 5179), ("new_zeros", 4600),
+        ("new_ones", 4653), ("new_full", 4547), ("expand", 4963), ("broadcast_to", 4963),
+        ("randint", 8948), ("randint_low", 9054), ("normal", 16347))},
+    **dict.fromkeys((("repeat", "repeats"), ("tile", "dims")),
+                    "CompositeExplicitAutograd_0.cpp:9752"),
+    ("pad", "pad"): "CompositeExplicitAutograd_0.cpp:3016"}
+
+
+def concrete(fn: str, shape: tuple, name: str = "size") -> None:
+    """torch's dispatcher's refusal of a size of ``fn`` (its parameter ``name``) that its
+    SymInt cannot hold.
+
+    >>> concrete("ones", (2, -2 ** 63))
+    Traceback (most recent call last):
+    RuntimeError: /__w/pytorch/pytorch/build/aten/src/ATen/RegisterCompositeExplicitAutograd_0.cpp:\
+8236: SymIntArrayRef expected to contain only concrete integers
+    """
+    site = _SYMINT_SITES.get((fn, name))
+    if site and any(s < SYMINT_MIN for s in shape):
+        raise RuntimeError(f"/__w/pytorch/pytorch/build/aten/src/ATen/Register{site}: "
+                           "SymIntArrayRef expected to contain only concrete integers")
+
+
+def symint(n: int) -> int:
+    """``n``, an int64 that torch's SymInt holds (an IntArrayRef's item), else its refusal.
+
+    >>> symint(-2 ** 63)
+    Traceback (most recent call last):
+    RuntimeError: IntArrayRef contains an int that cannot be represented as a SymInt: \
+-9223372036854775808
+    """
+    if n < SYMINT_MIN:
+        raise RuntimeError(f"IntArrayRef contains an int that cannot be represented as a "
+                           f"SymInt: {n}")
+    return n
+
+
+def non_negative(fn: str, shape: tuple, site: str | None = None) -> None:
+    """torch's error for a negative size in a new tensor's shape (``site``: the op's name in
+    :data:`_SYMINT_SITES`, ``fn`` by default)."""
+    concrete(site or fn, shape)
     for s in shape:
         if s < 0:
             if fn == "zeros":
@@ -949,12 +999,13 @@ def string(fn: str, value: Any, name: str, position: int | None = None) -> str:
     return value
 
 
-def tensors(fn: str, **torch_names: Any) -> Callable:
+def tensors(fn: str, python: bool = False, **torch_names: Any) -> Callable:
     """Decorator: the parameters named in ``torch_names`` (as ``parameter="torch's name"``,
     or ``(name, position)`` where torch's order differs) must be tensors, or None where their
     default or annotation is None; anything else is refused with torch's message before the
-    body runs. A method (first parameter ``self``) counts its positions from the argument
-    after ``self``, as torch does.
+    body runs, and before an unknown keyword, as torch's parser reads them, unless torch's
+    function is ``python`` code (whose call refuses the keyword first). A method (first
+    parameter ``self``) counts its positions from the argument after ``self``, as torch does.
 
     >>> @tensors("mm", a="input", b="mat2")
     ... def mm(a, b): return a
@@ -983,9 +1034,11 @@ def tensors(fn: str, **torch_names: Any) -> Callable:
 
         @functools.wraps(f)
         def checked(*args: Any, **kwargs: Any) -> Any:
-            if len(args) > most or (known is not None and not known.issuperset(kwargs)):
+            if len(args) > most or (known is not None and python and
+                                    not known.issuperset(kwargs)):
                 return f(*args, **kwargs)  # the parser refuses the count first: Python's words
-            for i, p, torch_name, position, optional in specs:
+            for i, p, torch_name, position, optional in specs:  # (then the types, then an
+                # unknown keyword, which Python refuses)
                 value = args[i] if i < len(args) else kwargs.get(p, OMITTED)
                 if not (value is OMITTED or (optional and value is None)):
                     tensor_args(fn, (value, torch_name, position))
@@ -1056,9 +1109,16 @@ def invalid_combination(fn: str, values: tuple, *signatures: str,
 
 
 def tensor_or_number(fn: str, value: Any, name: str, position: int) -> None:
-    """An operand that is a tensor or a number (numpy scalars included), as ``add``'s
-    ``other``; anything else gets torch's message."""
-    if isinstance(value, (int, float, complex)) or (is_array(value) and value.shape == ()):
+    """An operand that is a tensor or a number (numpy scalars included, not a 0-d array),
+    as ``add``'s ``other``; anything else gets torch's message.
+
+    >>> import numpy as np
+    >>> tensor_or_number("add", np.array(2.0), "other", 2)
+    Traceback (most recent call last):
+    TypeError: add(): argument 'other' (position 2) must be Tensor, not numpy.ndarray
+    """
+    if isinstance(value, (int, float, complex)) or (
+            is_array(value) and value.shape == () and type(value).__name__ != "ndarray"):
         return
     tensor_args(fn, (value, name, position))
 

@@ -56,14 +56,16 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     TypeError: chunk(): argument 'chunks' must be int, not float
     """
     parameters = list(inspect.signature(fn).parameters)
-    # a parsed method's tensor, which Python would bind by its name (not with *args after
-    # it, where torch's parser finds an argument missing first)
+    # a parsed method's tensor, which Python would bind by its name (torch's Python methods
+    # name it self: input is an unknown keyword there)
+    # (with *values after it, given none, torch's parser finds them missing first; one that
+    # reads its keywords itself words its refusal)
+    kinds = {p.kind for p in inspect.signature(fn).parameters.values()}
+    var_values = inspect.Parameter.VAR_POSITIONAL in kinds
     self_keywords = [k for k in ("self", "input") if k not in parameters[1:]] if method and \
-        name not in PYTHON_METHODS and not any(
-            p.kind is p.VAR_POSITIONAL for p in inspect.signature(fn).parameters.values()) \
-        else []
+        not (var_values and inspect.Parameter.VAR_KEYWORD in kinds) else []
     positional, required_all, taken = _parameters(fn)
-    required = list(required_all[method:])
+    required = _torch_required(fn)[method:]
     # torch's methods take no out= (one of ``*dims`` reads its keywords itself)
     out_stray = method and name not in PYTHON_METHODS and taken is not None
     forwarders = _forwarders(fn)
@@ -104,10 +106,15 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
         try:
             stray = next((k for k in self_keywords if k in given), None) or \
                 ("out" if out_stray and "out" in given else None)  # (no method's)
-            if stray and (stray == "out" or _binds(fn, args, {
-                    k: v for k, v in given.items() if k != stray})):
-                raise TypeError(f"{fn.__name__}() got an unexpected keyword argument "
-                                f"'{stray}'")  # the tensor, and out=, are no method's keywords
+            rest = {k: v for k, v in given.items() if k != stray}
+            if stray and var_values and len(args) == 1 and not rest:
+                given = rest  # (its values missing: the parser's refusal of them first)
+            elif stray == "self" and name in PYTHON_METHODS:  # (Python's, torch's self)
+                raise TypeError(f"Tensor.{name}() got multiple values for argument 'self'")
+            elif stray and (stray == "out" or var_values or _binds(fn, args, rest)):
+                raise TypeError(f"{'Tensor.' * (name in PYTHON_METHODS)}{fn.__name__}() got an "
+                                f"unexpected keyword argument '{stray}'")  # the tensor, and
+                # out=, are no method's keywords
             return fn(*args, **given)
         except TypeError as error:
             # a tensor-like argument is refused as no Tensor: its __torch_function__ answers
@@ -447,10 +454,10 @@ def parameter_types(fn: Callable, name: str, args: tuple, kwargs: dict) -> str |
 def too_many_positional(fn: Callable, name: str, args: tuple, method: bool) -> str | None:
     """torch's refusal of more positional arguments than ``name`` takes (Python names an
     unknown keyword first), or None."""
-    positional, required, taken = _parameters(fn)
+    positional, _, taken = _parameters(fn)
     if taken is None or len(args) <= taken:
         return None
-    required = [p for p in positional if p in required]
+    required = [p for p in positional if p in _torch_required(fn)]
     return torch_arity(f"{name}() takes {taken} positional arguments but {len(args)} were "
                        "given", name, method, list(required[method:]))
 
@@ -662,6 +669,19 @@ class _Parameters(NamedTuple):
 
 
 @functools.lru_cache(maxsize=1024)
+def _torch_required(fn: Callable) -> list:
+    """The parameters of ``fn`` that torch requires: those without a default, and (where
+    torch has one signature) those defaulting to OMITTED, whose absence the op words.
+
+    >>> _torch_required(lambda input, dim=_args.OMITTED, dtype=None: None)
+    ['input', 'dim']
+    """
+    return [p.name for p in inspect.signature(fn).parameters.values() if p.kind in (
+        p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and (
+            p.default is p.empty or (p.default is _args.OMITTED and p.kind is not p.KEYWORD_ONLY
+                                     and not getattr(fn, "torch_signatures", ())))]
+
+
 def _parameters(fn: Callable) -> _Parameters:
     """``fn``'s :class:`_Parameters` (none where Python cannot read its signature).
 

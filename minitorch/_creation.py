@@ -726,7 +726,7 @@ def _range_checked(start: Any, end: Any, step: Any, dt: D.dtype) -> tuple:
         if step == 0 and dt is D.int64:  # narrower dtypes count with the step as given
             raise ValueError("step must be nonzero")
     if ((end - start) / step if dt is D.int64 else (given[1] - given[0]) / given[2]) > \
-            _args.INT64_MAX:
+            float(_args.INT64_MAX):  # (as doubles: 2**63 passes, then wraps below)
         raise RuntimeError("invalid size, possible overflow?")
     if dt is D.int64:  # torch counts in int64 arithmetic, which wraps
         span = D.wrapped(end - start + step - (1 if step > 0 else -1), D.int64)
@@ -737,6 +737,8 @@ def _range_checked(start: Any, end: Any, step: Any, dt: D.dtype) -> tuple:
         length = math.ceil((given[1] - given[0]) / given[2] if not dt.is_floating_point
                            else (end - start) / step)
     length = max(length, 0)
+    if float(length) >= 2.0 ** 63:  # torch's length, a double, cast to int64
+        _args.symint(_args.INT64_MIN)
     _args.check_alloc((length,), dt.itemsize)
     return start, end, step, length
 

@@ -1355,7 +1355,7 @@ _METHODS.update({"isnan": unary_more.isnan, "clamp_min": normalize.clamp_min,
                  "clamp_min_": normalize.clamp_min_, "clamp_max": normalize.clamp_max,
                  "clamp_max_": normalize.clamp_max_,
                  "outer": products.outer, "ger": products.outer, "xlogy": kl_div.xlogy})
-_METHODS.update({"norm": norm.norm, "type": _factories.tensor_type,
+_METHODS.update({"norm": norm.norm_method, "type": _factories.tensor_type,
                  "masked_fill": masked.masked_fill, "masked_fill_": masked.masked_fill_,
                  "all": _reduce_bool("all"), "any": _reduce_bool("any"),
                  "inverse": inverse.inv, "det": inverse.det, "unfold": unfold_method,

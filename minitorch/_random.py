@@ -401,7 +401,7 @@ def _randint_args(low: Any, high: Any, size: Any) -> tuple:
             raise _randint_mismatch((low, high, size))  # matches a size by its first item)
         low, high, shape = _args.parsed("randint", ("int", low, "low", 1),
                                         ("int", high, "high", 2), ("ints", size, "size", 3))
-        _args.non_negative("randint", shape)
+        _args.non_negative("randint", shape, "randint_low")
     _check_range(low, high)
     return low, high, shape
 
@@ -422,7 +422,7 @@ def randperm(n: int, *, generator: Any = None, dtype: D.dtype | None = None,
     n = _args.integer("randperm", n, "n", 1)
     generator = _args.generator("randperm", generator)
     name = (_args.dtype("randperm", dtype) or D.int64).name  # every type before any value
-    _args.non_negative("randperm", (n,))
+    _args.non_negative("randperm", (_args.symint(n),))
     _args.check_alloc((n,), getattr(D, name).itemsize)  # torch's output, before the checks
     if name == "bool":
         raise _args.not_implemented("randperm", "Bool")

@@ -137,7 +137,7 @@ def vector_norm(input: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = Fa
     """
     _args.tensor_args("linalg_vector_norm", (input, "input", 1))
     _args.number_types("linalg_vector_norm", (ord, "ord", 2))
-    return _norm(input, ord, dim, keepdim, dtype)
+    return _norm(input, ord, dim, keepdim, dtype=dtype)
 
 
 def norm(input: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *,

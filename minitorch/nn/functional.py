@@ -292,7 +292,7 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
     return out if bias is None else out + bias
 
 
-@_args.tensors("relu", input="input")
+@_args.tensors("relu", python=True, input="input")
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """``max(x, 0)`` element-wise (node ``ReluBackward0``), optionally in place.
 
@@ -974,7 +974,7 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
                               momentum, eps)
 
 
-@_args.tensors("batch_norm", input="input", running_mean=("running_mean", 4),
+@_args.tensors("batch_norm", python=True, input="input", running_mean=("running_mean", 4),
                running_var=("running_var", 5), weight=("weight", 2), bias=("bias", 3))
 def _native_batch_norm(input: Tensor, running_mean: Tensor | None,
                        running_var: Tensor | None, weight: Tensor | None, bias: Tensor | None,

@@ -521,7 +521,7 @@ def _check_kernel(input: Tensor, weight: Tensor) -> None:
                        f"{height} kernel_width: {width}")
 
 
-@_args.tensors("max_pool2d", input="input")
+@_args.tensors("max_pool2d", python=True, input="input")
 def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
                dilation: Any = 1, ceil_mode: bool = False,
                return_indices: bool = False) -> Tensor:
@@ -535,7 +535,7 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
                     return_indices)
 
 
-@_args.tensors("max_pool3d", input="input")
+@_args.tensors("max_pool3d", python=True, input="input")
 def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
                dilation: Any = 1, ceil_mode: bool = False,
                return_indices: bool = False) -> Tensor:

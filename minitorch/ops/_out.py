@@ -45,6 +45,7 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
             return fn(*args, **kwargs)
         label = name or fn.__name__
         _number_first(label, fn, args, kwargs, out)
+        out = _number_as_out(label, out)
         _args.tensor_args(label, (out, "out", None))  # the parser's check
         operands = _tensors_of((*args, *kwargs.values()))
         if differentiable:
@@ -61,6 +62,27 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
         return _write(result, out)
 
     return out_last(with_out, fn)
+
+
+def _number_as_out(name: str, out: Any) -> Any:
+    """``out`` as the parser of ``name`` reads it: the ops whose Tensor parameters take a
+    Python number (add's) take one as ``out`` too, a new 0-d tensor of its dtype (int64,
+    float64, bool), which the result is written into.
+
+    >>> _number_as_out("add", 1.5)
+    tensor(1.5000, dtype=torch.float64)
+    """
+    if name not in _call_form.NUMBERS_AS_TENSORS or type(out) not in (bool, int, float):
+        return out
+    if type(out) is int and out < _args.INT64_MIN:
+        raise OverflowError("can't convert negative int to unsigned")
+    if type(out) is int and out >= 2 ** 64:
+        raise OverflowError("int too big to convert")
+    if type(out) is int and out > _args.INT64_MAX:  # (torch's uint64, which minitorch lacks)
+        return out
+    from .._creation import tensor
+
+    return tensor(out, dtype={bool: D.bool, int: D.int64, float: D.float64}[type(out)])
 
 
 def out_last(wrapper: Callable, fn: Callable, kind: str = "Tensor") -> Callable:
@@ -173,7 +195,9 @@ _RUNS = {"square": "pow", "absolute": "abs", "negative": "neg", "fix": "trunc", 
          "arccos": "acos", "arccosh": "acosh", "arcsin": "asin", "arcsinh": "asinh",
          "arctan": "atan", "arctanh": "atanh", "subtract": "sub", "divide": "div",
          "true_divide": "div", "arctan2": "atan2", "greater": "gt", "greater_equal": "ge",
-         "less": "lt", "less_equal": "le", "not_equal": "ne", "linalg_inv": "linalg_inv_ex"}
+         "less": "lt", "less_equal": "le", "not_equal": "ne", "linalg_inv": "linalg_inv_ex",
+         "linalg_eigh": "_linalg_eigh", "linalg_svd": "_linalg_svd",
+         "linalg_slogdet": "_linalg_slogdet", "linalg_lu_factor": "linalg_lu_factor_ex"}
 # ops whose kernel writes its own dtype (no cast into ``out``): torch's checks of out's dtype
 _SAME_DTYPE = frozenset({"abs", "absolute", "neg", "negative", "floor", "ceil", "trunc", "fix",
                          "frac", "sign", "sgn", "bitwise_not", "round"})
@@ -496,8 +520,15 @@ _OUT_DTYPES = {
     "nonzero": (False, "nonzero: Expected out tensor to have scalar type Long but got scalar "
                 "type{o}", RuntimeError),
     "multinomial": (False, "multinomial expects Long tensor out, got: {o}", RuntimeError),
-    "histc": (False, "torch.histogram: input tensor and hist tensor should have the same dtype, "
-              "but got input {cr} and hist {co}", RuntimeError),
+    **dict.fromkeys(("histc", "histogram"), (
+        False, "torch.histogram: input tensor and {field} tensor should have the same dtype, "
+        "but got input {cr} and {field} {co}{edges}", RuntimeError)),
+    # max and min without dim (:func:`_overload_of`): a cast where it can, the other's op's
+    "max_all": (True, "Expected canCast( typeMetaToScalarType(self.dtype()), "
+                "typeMetaToScalarType(out.dtype())) to be true, but got false.  (Could this "
+                "error message be improved?  If so, please report an enhancement request to "
+                "PyTorch.)", RuntimeError),
+    **dict.fromkeys(("maximum", "minimum"), _CAST),
     # linalg's, under their names
     "linalg_norm": (False, "linalg.norm expected out tensor dtype {r} but got: {o}",
                     RuntimeError),
@@ -515,7 +546,7 @@ _OUT_DTYPES = {
                                    "dtype {o}", RuntimeError)}
 # ops whose out= refuses no input that requires grad (their results have no gradient)
 _NOT_DIFFERENTIABLE_OUT = frozenset({"searchsorted", "bucketize", "argmax", "argmin", "isin",
-                                     "nonzero", "all", "any", "multinomial"})
+                                     "nonzero", "all", "any", "multinomial", "histogram"})
 
 
 def _check_written(name: str, result: Tensor, out: Tensor, field: str) -> Tensor:
@@ -528,8 +559,19 @@ def _check_written(name: str, result: Tensor, out: Tensor, field: str) -> Tensor
         return result.to(out.dtype)  # either
     raise error(template.format(
         r=_args.legacy(result.dtype), o=_args.legacy(out.dtype), cr=_args.c_name(result.dtype),
-        co=_args.c_name(out.dtype), name=name, field=field,
+        co=_args.c_name(out.dtype), name=name, field=field.replace("result", "hist"),
+        edges=" for dimension 0" if field == "bin_edges" else "",
         int32=result.dtype is D.int32))
+
+
+# ops whose kernel checks the dtypes of out's first fields (these) against its input's before
+# it refuses an input of no floating dtype
+_CHECKED_FIRST = {"linalg_eigh": ("eigenvalues", "eigenvectors"), "linalg_lu_factor": ("LU",),
+                  "histogram": ("hist", "bin_edges")}
+
+
+# ops whose kernel checks its outs' dtypes last field first
+_VECTORS_FIRST = frozenset({"linalg_eigh"})
 
 
 # torch's functions whose parser takes ``out=`` that minitorch's op does not read itself:
@@ -552,15 +594,17 @@ PARSED_OUT = {
             "select", "slice", "unfold", "alias", "as_strided", "detach"))),
         "Tensor"),
     **dict.fromkeys(("aminmax", "cummax", "cummin", "frexp", "geqrf", "kthvalue", "median",
-                     "mode", "nanmedian", "qr", "slogdet", "svd", "topk"),
-                    "tuple of Tensors")}
+                     "mode", "nanmedian", "qr", "slogdet", "svd", "topk", "sort", "histogram"),
+                    "tuple of Tensors"),
+    # a Tensor without dim (or with another tensor), a tuple with it: :func:`_overload_of`
+    **dict.fromkeys(("max", "min"), "extremum")}
 
 
 # linalg's functions that take ``out=`` (minitorch.linalg's names, without "linalg_")
 LINALG_PARSED_OUT = dict.fromkeys((
     "inv", "det", "vector_norm", "eigvalsh", "svdvals", "cholesky", "solve", "cross", "norm",
     "matrix_norm", "vecdot", "multi_dot", "solve_triangular", "pinv", "householder_product"),
-    "Tensor")
+    "Tensor") | dict.fromkeys(("eigh", "svd", "qr", "slogdet", "lu_factor"), "tuple of Tensors")
 
 
 def add_parsed_out(namespace: dict, table: dict, prefix: str = "") -> None:
@@ -610,6 +654,51 @@ def _lacks_required(fn: Callable, args: tuple, kwargs: dict) -> bool:
     return any(r not in given for r in required)
 
 
+def _overload_of(name: str, kind: str, args: tuple, kwargs: dict) -> tuple:
+    """The kind of ``out`` the overload a call of ``name`` matches takes, the op it runs
+    (which autograd's refusal names) and the key of its kernel's dtype check
+    (:data:`_OUT_DTYPES`): max's and min's take a Tensor without ``dim`` (their reduction's,
+    or with another tensor, maximum's), a tuple with it."""
+    if kind != "extremum":
+        return kind, _RUNS.get(name, name), name
+    if "dim" in kwargs:  # (a tensor by keyword is an index: the dim overload's)
+        return "tuple of Tensors", name, name
+    dim = args[1] if len(args) > 1 else kwargs.get("other", _args.OMITTED)
+    if dim is _args.OMITTED:
+        return "Tensor", name, "max_all"
+    if isinstance(dim, Tensor):
+        other = {"max": "maximum", "min": "minimum"}[name]
+        return "Tensor", other, other
+    return "tuple of Tensors", name, name
+
+
+def _out_position(fn: Callable, kind: str, args: tuple, kwargs: dict) -> int | None:
+    """``out``'s position in the signature of ``fn`` (:func:`_call_form.overloads`) the
+    call's arguments match, which torch's refusal of one of its elements names."""
+    for signature in getattr(fn, "torch_signatures", ()):
+        pieces = signature.split(", ")
+        if f"{kind} out = None" not in pieces:
+            continue
+        params = pieces[:pieces.index(f"{kind} out = None")]
+        stop = params.index("*") if "*" in params else len(params)
+        if len(args) <= stop and all(_matched(p, i < stop, args[i] if i < len(args) else None,
+                                              kwargs) for i, p in enumerate(params)):
+            return len(params) - (stop < len(params))
+    return None
+
+
+def _matched(param: str, positional: bool, value: Any, kwargs: dict) -> bool:
+    """Whether a call's ``value`` (given by position), or its keyword, fits ``param``."""
+    declared, _, default = param.partition(" = ")
+    if param == "*":
+        return True
+    kind, _, keyword = declared.rpartition(" ")
+    given = value if positional and value is not None else kwargs.get(keyword, _args.OMITTED)
+    if given is _args.OMITTED:
+        return bool(default)
+    return _call_form._matches(kind, _args.type_name(given))
+
+
 def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
     """``fn`` taking torch's ``out=`` of ``kind`` (:data:`PARSED_OUT`): its parser reads the
     op's parameters' types first, then out's (keyword-only, last), then the keywords left
@@ -625,9 +714,8 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
     (True, tensor([[1., 0.],
             [1., 1.]]))
     """
-    many = kind != "Tensor"
-    where = sum(p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
-                for p in inspect.signature(fn).parameters.values())
+    fallback = sum(p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+                   for p in inspect.signature(fn).parameters.values())
 
     @functools.wraps(fn)
     def with_out(*args: Any, out: Any = None, **kwargs: Any) -> Any:
@@ -635,30 +723,42 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
             return fn(*args, **kwargs)
         if name == "bucketize" and args and not isinstance(args[0], Tensor):
             return fn(*args, out=out, **kwargs)  # its Number overload has no out: refused
+        called, op, key = _overload_of(name, kind, args, kwargs)
+        many = called != "Tensor"
+        if kind != called and isinstance(out, (tuple, list)) != many:
+            return fn(*args, out=out, **kwargs)  # no overload of this call takes this out
         if typed := _call_form.parameter_types(fn, name, args, kwargs):
             raise TypeError(typed)
         if not (isinstance(out, (tuple, list)) if many else isinstance(out, Tensor)):
-            raise TypeError(f"{name}(): argument 'out' must be {kind}, not "
+            raise TypeError(f"{name}(): argument 'out' must be {called}, not "
                             f"{_args.type_name(out)}")
         outs = tuple(out) if many else (out,)
+        where = _out_position(fn, called, args, kwargs) or fallback
         for i, o in enumerate(outs):
             if not isinstance(o, Tensor):
                 raise TypeError(f"expected Tensor as element {i} in argument {where}, but "
                                 f"got {_args.type_name(o)}")  # (out's place: after all)
         args = _prepared(name, args, kwargs, outs)
         if name not in _NOT_DIFFERENTIABLE_OUT:  # (theirs refuse no gradient)
-            _refuse_grad(_RUNS.get(name, name), _tensors_of((*args, *kwargs.values(), *outs)))
+            _refuse_grad(op, _tensors_of((*args, *kwargs.values(), *outs)))
+        first = args[0] if args else kwargs.get("input")
+        if isinstance(first, Tensor) and not first.dtype.is_floating_point:
+            for o, field in zip(outs, _CHECKED_FIRST.get(key, ())):
+                _check_written(key, first, o, field)  # (before the kernel refuses the input)
         with grad_mode._recording(False):
             result = fn(*args, **kwargs)
         results = tuple(result) if many else (result,)
         if len(outs) != len(results):
             raise TypeError(f"expected tuple of {len(results)} elements but got {len(outs)}")
-        for r, o, field in zip(results, outs, getattr(result, "_fields", ("result",))):
-            _write(_check_written(name, r, o, field), o)
+        fields = getattr(result, "_fields", ("result",))
+        checked = [_check_written(key, r.detach(), o, f) for r, o, f in (
+            reversed if key in _VECTORS_FIRST else list)(list(zip(results, outs, fields)))]
+        for r, o in zip(checked[::-1] if key in _VECTORS_FIRST else checked, outs):
+            _write(r, o)  # (every dtype checked before any is written)
         if not many:
             return out
         from .. import return_types
 
         return return_types.written(result, outs)
 
-    return out_last(with_out, fn, kind)
+    return out_last(with_out, fn, "Tensor | tuple of Tensors" if kind == "extremum" else kind)

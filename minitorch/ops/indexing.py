@@ -198,10 +198,8 @@ def _check_view(sizes: list, strides: list) -> None:
     its SymInt cannot hold, a negative stride, then a size of -1, which (no size 0) the
     storage size overflows with unless its stride is 0, else the element count (as unsigned
     int64s) may. torch keeps the view of size -1 that gets through: here it is empty."""
-    bad = next((s for s in strides if s < _SYMINT_MIN), None)
-    if bad is not None:
-        raise RuntimeError(f"IntArrayRef contains an int that cannot be represented as a "
-                           f"SymInt: {bad}")
+    for s in strides:
+        _args.symint(s)
     if any(s < 0 for s in strides):
         raise RuntimeError("as_strided: Negative strides are not supported at the moment, "
                            f"got strides: {strides}")
@@ -219,7 +217,7 @@ def _check_view(sizes: list, strides: list) -> None:
         raise RuntimeError("numel: integer multiplication overflow")
 
 
-_SYMINT_MIN = -(2 ** 62)  # below it torch's SymInt tags the int as a symbol
+
 
 
 def _check_empty_dims(t: Tensor, parts: tuple, indexed: list) -> None:

@@ -155,25 +155,33 @@ def real_order(p: Any) -> float:
 
 
 def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
-         dtype: Any = None) -> Tensor:
-    """The ``p``-norm of ``input`` (flattened, or over ``dim``); ``p`` may be ``inf``.
+         out: Tensor | None = None, dtype: Any = None) -> Tensor:
+    """The ``p``-norm of ``input`` (flattened, or over ``dim``); ``p`` may be ``inf``;
+    written into ``out`` where given, by linalg's norm torch's Python code calls.
 
     >>> minitorch.norm(minitorch.tensor([[3., -4.]]), p=1, dim=1)
     tensor([7.])
     """
     if isinstance(p, str) and p == "fro" and dim is not None and not isinstance(dim, int):
         _args.python_len(dim)  # torch.norm's Python code asks len(dim) here
+    if isinstance(p, str) and (p != "fro" or not (dim is None or isinstance(dim, int) or
+                                                 len(dim) <= 2)):
+        # torch's Python passes a tuple on as it is, an int (or nothing) as a list, to
+        # linalg's matrix_norm, whose parser reads them
+        dims = list(range(input.dim())) if dim is None else \
+            [dim] if isinstance(dim, int) else dim
+        return _linalg().matrix_norm(input, p, dims, keepdim, dtype=dtype,
+                                     **({} if out is None else {"out": out}))
     if p is not None and not isinstance(p, str):  # every type, then the values, as torch
         _args.number_types("linalg_vector_norm", (p, "ord", 2))
-    given = None if dim is None else _args.int_list("linalg_vector_norm", dim, "dim", 3)
-    matrix = isinstance(p, str) and (p != "fro" or (given is not None and len(given) > 2))
-    if not matrix:
-        keepdim = _args.flag("linalg_vector_norm", keepdim, "keepdim", 4)
+    if dim is not None and not _call_form._ints_like(dim):  # its type, with the others';
+        _args.int_list("linalg_vector_norm", dim, "dim", 3)  # its items unpacked after them
+    keepdim = _args.flag("linalg_vector_norm", keepdim, "keepdim", 4)
     dtype = _args.dtype("linalg_vector_norm", dtype)
-    if matrix:  # torch's Python passes a tuple on as it is, an int (or nothing) as a list
-        dims = list(range(input.dim())) if given is None else \
-            given if isinstance(dim, tuple) else list(given)
-        return matrix_norm(input, p, dims, keepdim, dtype=dtype)
+    if out is not None:
+        return _linalg().vector_norm(input, _as_p(p), [dim] if isinstance(dim, int) else dim,
+                                     keepdim, dtype=dtype, out=out)
+    given = None if dim is None else _args.int_list("linalg_vector_norm", dim, "dim", 3)
     order = _as_p(p)
     if not input.dtype.is_floating_point:
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor "
@@ -186,6 +194,27 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
     if input.dim() == 0:  # a 0-d tensor's dim, named, is reduced; with none named, read
         dims = () if dims else None
     return LinalgVectorNorm.apply(input, p=order, dims=dims, keepdim=keepdim)
+
+
+def norm_method(self: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
+                dtype: Any = None) -> Tensor:
+    """``Tensor.norm``: :func:`norm` without ``out`` (torch's method takes none, its
+    ``dtype`` comes fourth).
+
+    >>> minitorch.tensor([3., -4.]).norm(1)
+    tensor(7.)
+    """
+    return norm(self, p, dim, keepdim, dtype=dtype)
+
+
+norm_method.__name__ = norm_method.__qualname__ = "norm"
+
+
+def _linalg() -> Any:
+    """minitorch.linalg, whose functions take ``out=``."""
+    from .. import linalg
+
+    return linalg
 
 
 def _check_identity(shape: tuple, p: float, dims: tuple | None) -> None:
@@ -259,7 +288,8 @@ def matrix_norm(input: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: b
     _args.tensor_args("linalg_matrix_norm", (input, "input", 1))
     if isinstance(dim, int) or not isinstance(ord, (str, int, float, complex)):
         _refuse_matrix_norm_arguments(input, ord, dim, keepdim)
-    if keepdim is not True and keepdim is not False:
+    if (keepdim is not True and keepdim is not False) or not _call_form._ints_like(dim) or not (
+            dtype is None or _call_form._dtype_like(dtype)):  # (no overload takes them)
         raise _matrix_norm_combination((input, ord, dim, keepdim), {"dtype": dtype})
     if isinstance(ord, complex):
         raise RuntimeError("linalg.matrix_norm: Expected a non-complex scalar as the order of "

@@ -1295,6 +1295,7 @@ def _difference(input: Any, other: Any, alpha: Any, number_first: type) -> Tenso
 
 
 @takes_out_elementwise
+@_call_form.parser_types(input="Tensor", other="Tensor")  # (numbers wrapped as tensors)
 def mul(input: Any, other: Any) -> Tensor:
     """Element-wise product.
 

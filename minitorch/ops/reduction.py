@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import math
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 from .. import _args, _call_form, return_types
@@ -497,7 +498,30 @@ EXTREMUM_SIGNATURES = ("Tensor input, *, Tensor out = None",
                        "tuple of Tensors out = None")
 
 
+def _dim_by_keyword(fn: Callable) -> Callable:
+    """``fn`` (max or min) reading ``dim=`` as torch's parser does: by keyword, only its dim
+    overload takes it, a 0-d integer tensor as its index (by position a tensor is the
+    ``other`` of its element-wise overload); no other tensor.
+
+    >>> minitorch.tensor([[1., 5.], [3., 2.]]).max(dim=minitorch.tensor(1)).values
+    tensor([5., 3.])
+    """
+    @functools.wraps(fn)
+    def called(*args: Any, **kwargs: Any) -> Any:
+        if isinstance(kwargs.get("dim"), Tensor):
+            index = _args.as_param_int(kwargs["dim"], "dim")
+            if index is None and "keepdim" in kwargs:  # (only the dim overload takes it)
+                raise TypeError(f"{fn.__name__}(): argument 'dim' must be int, not Tensor")
+            if index is None:  # (no overload matches: the parser's message lists them)
+                raise TypeError(f"{fn.__name__}() got an unexpected keyword argument 'dim'")
+            kwargs["dim"] = index
+        return fn(*args, **kwargs)
+
+    return called
+
+
 @_call_form.overloads(*EXTREMUM_SIGNATURES)
+@_dim_by_keyword
 def max(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *,
         other: Any = _args.OMITTED) -> Any:
     """The largest element; with ``dim``, ``(values, indices)``; with a tensor, maximum.
@@ -526,6 +550,7 @@ def max(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *
 
 
 @_call_form.overloads(*EXTREMUM_SIGNATURES)
+@_dim_by_keyword
 def min(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *,
         other: Any = _args.OMITTED) -> Any:
     """The smallest element; with ``dim``, ``(values, indices)``; with a tensor, minimum.
