@@ -296,10 +296,18 @@ max_pool3d = _top_level_pool(3, """``F.max_pool3d`` (an empty ``stride``: the ke
 
 def _one(fn: str, name: str, value: Any, position: int) -> int:
     """A 1-d pooling's size: an int or a one-int tuple, as torch's ``check1d``."""
+    return _single(fn, name, _parsed(fn, name, value, position))
+
+
+def _parsed(fn: str, name: str, value: Any, position: int) -> list:
+    """The ints of a 1-d pooling's size as torch's argument parser reads them."""
     if isinstance(value, bool):  # the parser's refusal of a lone bool for a tuple of ints
         raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be tuple of "
                         "ints, not bool")
-    values = _args.int_list(fn, value, name, position)
+    return _args.int_list(fn, value, name, position)
+
+
+def _single(fn: str, name: str, values: list) -> int:
     if len(values) != 1:
         raise RuntimeError(f"{fn}() argument '{name}' should contain one int (got "
                            f"{len(values)})")
@@ -337,8 +345,10 @@ def adaptive_max_pool1d(input: Tensor, output_size: Any) -> tuple:
     >>> minitorch.adaptive_max_pool1d(minitorch.tensor([[1., 3., 2., 0.]]), 2)[0]
     tensor([[3., 2.]])
     """
-    size = _one("adaptive_max_pool1d", "output_size", output_size, 2)  # parsed first
+    _args.tensor_args("adaptive_max_pool1d", (input, "input", 1))
+    sizes = _parsed("adaptive_max_pool1d", "output_size", output_size, 2)
     _pooled_dims("adaptive_max_pool1d", input)
+    size = _single("adaptive_max_pool1d", "output_size", sizes)
     for i in range(1, input.dim()):
         if not input.shape[i]:
             raise RuntimeError(f"adaptive_max_pool1d(): Expected input to have non-zero size "
