@@ -211,6 +211,12 @@ class RNNBase(Module):
         self._check_kernel_args(input, states, batch_sizes)
         if input.shape[0] == 0:
             raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
+        if batch_sizes is not None and sum(batch_sizes) > input.shape[0]:
+            # data packed from lengths past its input's steps is short: torch's narrow of
+            # each step's rows refuses the first step past its end
+            offsets = accumulate(batch_sizes, initial=0)
+            for offset, size in zip(offsets, batch_sizes):
+                input.narrow(0, offset, size)
         directions = 2 if self.bidirectional else 1
         output, finals = input, []
         for layer in range(self.num_layers):
