@@ -1,0 +1,49 @@
+"""Bad input to torch.nn found by issue #21's nn fuzz on seeds 24200-24299, against live
+torch: each program runs on torch and on minitorch (``L``) and must end the same way (the
+value of ``R``, or the exception's type and message).
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_bad_input_fuzz21b_oracle import assert_as_torch
+
+_PROGRAMS = [
+    # unfold reads sizes before its rank check (its backward's first when recording)
+    "R = L.nn.functional.unfold(L.ones(4), 2)",
+    "R = L.nn.functional.unfold(L.ones(2, requires_grad=True), 100)",
+    "R = L.nn.functional.unfold(L.tensor(4.), 2)",
+    "R = L.nn.functional.unfold(L.tensor(4., requires_grad=True), 2)",
+    "R = L.nn.functional.unfold(L.ones(4, 4), 2)",
+    # adaptive_max_pool1d: input, output_size's parse, rank, then its length
+    "R = L.nn.functional.adaptive_max_pool1d(L.ones(5), [1, 2])",
+    "R = L.nn.functional.adaptive_max_pool1d([1.], 'a')",
+    "R = L.nn.functional.adaptive_max_pool1d(L.ones(2, 5), [1, 2])",
+    # local_response_norm on 4-D+ pools with avg_pool3d, whose parser refuses a bool
+    "R = L.nn.LocalResponseNorm(True)(L.ones(2, 4, 2, 4))",
+    "R = L.nn.LocalResponseNorm(False)(L.ones(2, 4, 2, 4, 2))",
+    "R = L.nn.LocalResponseNorm(True)(L.ones(2, 4, 2))",
+    # circular pad past the kept size: refused only when torch's overlap check sees it
+    "R = L.nn.functional.pad(L.arange(12.).view(4, 3), (-1, 3), mode='circular')",
+    "R = L.nn.functional.pad(L.arange(6.).view(1, 2, 3), (-1, 3), mode='circular')",
+    "R = L.nn.functional.pad(L.arange(3.).view(1, 1, 3), (-1, 3), mode='circular')",
+    "R = L.nn.functional.pad(L.arange(3.).view(1, 3), (-1, 3), mode='circular')",
+    "R = L.nn.functional.pad(L.arange(18.).view(1, 2, 3, 3), (0, 0, -1, 3), mode='circular')",
+    "R = L.nn.functional.pad(L.arange(9.).view(1, 1, 3, 3), (0, 0, -1, 3), mode='circular')",
+    "R = L.nn.functional.pad(L.arange(9.).view(1, 1, 3, 3), (-1, 3, 0, 0), mode='circular')",
+    "R = L.nn.functional.pad(L.ones(1, 1, 0, 3), (-1, 3, 0, 0), mode='circular')",
+    # packed lengths past the input's steps: short data, refused where torch reads it
+    "P = L.nn.utils.rnn.pack_padded_sequence(L.ones(3, 1, 2), [5])\n"
+    "R = L.nn.utils.rnn.pad_packed_sequence(P, total_length=4)",
+    "P = L.nn.utils.rnn.pack_padded_sequence(L.arange(12.).reshape(3, 2, 2), [6, 1])\n"
+    "R = L.nn.utils.rnn.pad_packed_sequence(P)",
+    "P = L.nn.utils.rnn.pack_padded_sequence(L.arange(12.).reshape(3, 2, 2), [4, 3])\n"
+    "R = L.nn.LSTM(2, 3)(P)",
+    "P = L.nn.utils.rnn.pack_padded_sequence(L.arange(12.).reshape(3, 2, 2), [5, 5])\n"
+    "R = L.nn.GRU(2, 3, bidirectional=True)(P)",
+]
+
+
+@pytest.mark.parametrize("program", _PROGRAMS)
+def test_ends_as_torch(program: str) -> None:
+    assert_as_torch(program)
