@@ -41,6 +41,19 @@ _PROGRAMS = [
     "R = L.nn.LSTM(2, 3)(P)",
     "P = L.nn.utils.rnn.pack_padded_sequence(L.arange(12.).reshape(3, 2, 2), [5, 5])\n"
     "R = L.nn.GRU(2, 3, bidirectional=True)(P)",
+    # ModuleList.insert looks up "-1" before any type; cosine_similarity refuses a NaN eps
+    "M = L.nn.ModuleList([L.nn.ReLU()])\nR = M.insert(-5, 3)",
+    "M = L.nn.ModuleList()\nR = M.insert(-1, 3)",
+    "R = L.nn.CosineSimilarity(0, float('nan'))(L.ones(0, 3), L.ones(2, 3))",
+    # a sequence's + of a number in torch's Python: Python's own words
+    "R = L.nn.init.trunc_normal_(L.ones(2), b='x')",
+    "R = L.nn.init.trunc_normal_(L.ones(2), b=(0.5,))",
+    "R = L.nn.init.trunc_normal_(L.ones(2), b=[0.5])",
+    # a module's registry deleted: its entries are no attributes any more
+    "M = L.nn.BatchNorm1d(2)\ndel M._parameters\nR = repr(M)",
+    "M = L.nn.Linear(2, 2)\ndel M._parameters\nR = M(L.ones(2))",
+    "M = L.nn.BatchNorm1d(2)\ndel M._buffers\nR = M.running_mean",
+    "M = L.nn.Sequential(L.nn.Linear(2, 2))\ndel M._modules\nR = M[0]",
 ]
 
 

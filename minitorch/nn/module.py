@@ -380,6 +380,10 @@ class Module:
         if name in self._parameters or name in self._buffers or name in self._modules:
             self._forget(name)
         else:
+            if name in ("_parameters", "_buffers", "_modules"):
+                # torch reads its entries through the registry: they go with it
+                for key in self.__dict__.get(name, ()):
+                    self.__dict__.pop(key, None)
             object.__delattr__(self, name)
 
     def _forget(self, name: str, keep: dict | None = None) -> None:
