@@ -54,6 +54,14 @@ _PROGRAMS = [
     "M = L.nn.Linear(2, 2)\ndel M._parameters\nR = M(L.ones(2))",
     "M = L.nn.BatchNorm1d(2)\ndel M._buffers\nR = M.running_mean",
     "M = L.nn.Sequential(L.nn.Linear(2, 2))\ndel M._modules\nR = M[0]",
+    "M = L.nn.Linear(2, 2)\nM._parameters = None\nR = repr(M)",
+    "M = L.nn.Linear(2, 2)\nM._parameters = 3\nR = M.weight",
+    "M = L.nn.Linear(2, 2)\nM._parameters = {'w': L.nn.Parameter(L.ones(1))}\nR = M.w",
+    "M = L.nn.BatchNorm1d(2)\nM._buffers = None\nR = M.state_dict()",
+    # Embedding's padding_idx checks are torch's Python comparisons
+    "R = L.nn.Embedding('a', 2, padding_idx=2)",
+    "R = L.nn.Embedding('a', 2, padding_idx=-2)",
+    "R = L.nn.Embedding(3, 2, padding_idx=-4)",
 ]
 
 

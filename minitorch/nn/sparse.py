@@ -41,11 +41,12 @@ class Embedding(Module):
         self.embedding_dim = embedding_dim
         if padding_idx is not None:
             # torch asserts these (an AssertionError, with its message)
-            if padding_idx > 0 and not padding_idx < num_embeddings:
-                raise AssertionError("Padding_idx must be within num_embeddings")
-            if padding_idx < 0 and not padding_idx >= _args.python_negative(num_embeddings):
-                raise AssertionError("Padding_idx must be within num_embeddings")
-            if padding_idx < 0:
+            if padding_idx > 0:
+                if padding_idx >= num_embeddings:
+                    raise AssertionError("Padding_idx must be within num_embeddings")
+            elif padding_idx < 0:
+                if padding_idx < _args.python_negative(num_embeddings):
+                    raise AssertionError("Padding_idx must be within num_embeddings")
                 padding_idx = num_embeddings + padding_idx
         self.padding_idx = padding_idx
         self.max_norm = max_norm
