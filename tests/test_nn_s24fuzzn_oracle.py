@@ -62,6 +62,14 @@ _PROGRAMS = [
     "R = L.nn.Embedding('a', 2, padding_idx=2)",
     "R = L.nn.Embedding('a', 2, padding_idx=-2)",
     "R = L.nn.Embedding(3, 2, padding_idx=-4)",
+    # pad's parser matches the first size's type, then mode's and value's, then unpacks
+    "R = L.nn.ConstantPad3d((1, 1, 1, 1, None, 1), (0.5,))(L.ones(2, 1, 2, 1))",
+    "R = L.nn.functional.pad(L.ones(2, 1), (1, None), mode=3)",
+    "R = L.nn.functional.pad(L.ones(2, 1), (None, 1), value='a')",
+    "R = L.nn.functional.pad(L.ones(2, 1), (1, 1.5))",
+    # the plain RNN's gate size is hidden_size itself: a bool for empty to refuse
+    "R = L.nn.RNN(3, True)",
+    "R = L.nn.GRU(3, True)",
 ]
 
 

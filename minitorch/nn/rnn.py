@@ -102,7 +102,8 @@ class RNNBase(Module):
         self.dropout = _args.python_float(dropout)
         self.bidirectional, self.proj_size = bidirectional, proj_size
         _check_sizes(input_size, hidden_size, num_layers, bias, batch_first, dropout, proj_size)
-        gate_size = _GATES[mode] * hidden_size
+        # (torch's plain RNN takes hidden_size itself: a bool stays one, for empty to refuse)
+        gate_size = _GATES[mode] * hidden_size if _GATES[mode] > 1 else hidden_size
         real_hidden = proj_size or hidden_size
         directions = 2 if bidirectional else 1
         # torch's names of the parameters, flat and per layer and direction (d2l's

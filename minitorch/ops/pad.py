@@ -188,11 +188,12 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
     if not isinstance(pad, (tuple, list)):  # a lone int is no list of sizes here
         raise TypeError("pad(): argument 'pad' (position 2) must be tuple of ints, not "
                         f"{_args.type_name(pad)}")
-    pad = _args.sizes("pad", (pad,), "pad", check_negative=False, position=2)
+    _args.int_list_types("pad", pad, "pad", 2)  # the first size's type, then the others'
     _args.string("pad", mode, "mode", 3)
     if value is not None:
         _args.real("pad", value, "value", 4)  # (a one-element tensor is read as its number)
         value = value.item() if _args.is_tensor(value) else value
+    pad = _args.sizes("pad", (pad,), "pad", check_negative=False, position=2)
     if mode not in ("constant", "reflect", "replicate", "circular"):
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if len(pad) % 2:
