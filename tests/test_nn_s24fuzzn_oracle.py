@@ -76,3 +76,24 @@ _PROGRAMS = [
 @pytest.mark.parametrize("program", _PROGRAMS)
 def test_ends_as_torch(program: str) -> None:
     assert_as_torch(program)
+
+
+_OPTIMIZER_SETTINGS = [
+    ("SGD", "lr", "[0.1, 0.2]", False), ("SGD", "momentum", "[0.1, 0.2]", False),
+    ("SGD", "weight_decay", "[0.5]", True), ("Adam", "weight_decay", "[0.1, 0.2]", True),
+    ("Adam", "lr", "[0.1, 0.2]", False), ("RMSprop", "momentum", "[0.1, 0.2]", True),
+    ("Adagrad", "weight_decay", "[0.1, 0.2, 0.3]", True), ("ASGD", "t0", "[0.1, 0.2]", True),
+    ("Rprop", "lr", "[0.1, 0.2]", False), ("NAdam", "eps", "[0.1, 0.2]", False)]
+
+
+@pytest.mark.parametrize(("name", "key", "value", "grad"), _OPTIMIZER_SETTINGS)
+def test_a_tensor_setting_is_read_where_torch_reads_it(name: str, key: str, value: str,
+                                                       grad: bool) -> None:
+    """A setting edited into param_groups as a tensor: torch's step reads it only where its
+    update uses it (not at all without gradients, but momentum's test), in an ``if`` first
+    for weight_decay, momentum and t0."""
+    assert_as_torch(f"w = L.tensor([1., -2., 3.], requires_grad=True)\n"
+                    f"opt = L.optim.{name}([w], lr=0.1)\n"
+                    f"opt.param_groups[0]['{key}'] = L.tensor({value})\n"
+                    f"w.grad = L.ones(3) if {grad} else None\n"
+                    "opt.step()\nR = w.detach()")

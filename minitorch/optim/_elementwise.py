@@ -88,7 +88,8 @@ def setting(group: dict, key: str, op: str, arg: str, position: int | None = Non
     Traceback (most recent call last):
     TypeError: add(): argument 'alpha' must be Number, not NoneType
     """
-    return op_number(group[key], op, arg, position)
+    op_number(group.raw(key) if hasattr(group, "raw") else group[key], op, arg, position)
+    return group[key]
 
 
 def op_number(value: Any, op: str, arg: str, position: int | None = None) -> Any:

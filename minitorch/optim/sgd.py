@@ -74,6 +74,7 @@ class SGD(Optimizer):
                 if p._grad is not None:
                     self._check_update(p, group)
                     self._update(p, group)
+            bool(group.raw("momentum") != 0)  # torch's test of every group after its update
         return loss
 
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
