@@ -97,3 +97,15 @@ def test_a_tensor_setting_is_read_where_torch_reads_it(name: str, key: str, valu
                     f"opt.param_groups[0]['{key}'] = L.tensor({value})\n"
                     f"w.grad = L.ones(3) if {grad} else None\n"
                     "opt.step()\nR = w.detach()")
+
+
+@pytest.mark.parametrize("name", ["Adam", "AdamW", "SGD"])
+@pytest.mark.parametrize("settings", ["maximize='a'", "maximize=1", "maximize=None",
+                                      "fused=(50, 1e-6), maximize=(1.0, 0.5)",
+                                      "eps=True", "maximize=True"])
+def test_fused_kernels_parse_their_settings(name: str, settings: str) -> None:
+    """fused=True on CPU: torch's fused kernel takes its flags as bools only."""
+    settings = settings if "fused" in settings else f"fused=True, {settings}"
+    assert_as_torch(f"w = L.tensor([1., -2., 3.], requires_grad=True)\n"
+                    f"opt = L.optim.{name}([w], lr=0.1, {settings})\n"
+                    "w.grad = L.ones(3)\nopt.step()\nR = w.detach()")

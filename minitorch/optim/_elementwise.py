@@ -108,6 +108,32 @@ def op_number(value: Any, op: str, arg: str, position: int | None = None) -> Any
     return value
 
 
+def check_fused(kernel: str, lists: int, keywords: dict, flags: tuple, signature: str) -> None:
+    """torch's parse of its fused kernel's keywords (given in the reverse of its listing):
+    ``flags`` take a bool only, ``lr`` a number or a tensor, the rest a number or a 0-d
+    tensor that needs no grad; ``signature`` is the float-``lr`` overload.
+
+    >>> check_fused("_k_", 1, {"maximize": 1}, ("maximize",), "tuple of Tensors self, *, "
+    ...             "bool maximize")
+    Traceback (most recent call last):
+    TypeError: _k_() received an invalid combination of arguments - got (list, maximize=int), \
+but expected (tuple of Tensors self, *, bool maximize)
+    """
+    def fits(key: str, value: Any) -> bool:
+        if key in flags:
+            return isinstance(value, bool)
+        if key in ("grad_scale", "found_inf"):
+            return value is None
+        if isinstance(value, Tensor):
+            return key == "lr" or (value.dim() == 0 and not value.requires_grad)
+        return isinstance(value, (int, float))
+
+    if not all(fits(key, value) for key, value in keywords.items()):
+        tensor_lr = signature.replace("float lr", "Tensor lr")
+        signatures = (tensor_lr, signature) if tensor_lr != signature else (signature,)
+        raise _args.invalid_combination(kernel, ([],) * lists, *signatures, keywords=keywords)
+
+
 def weight_decay_of(group: dict) -> Any:
     """``group``'s weight decay, as torch's ``grad.add(p, alpha=weight_decay)`` takes it."""
     return setting(group, "weight_decay", "add", "alpha")

@@ -25,8 +25,13 @@ from .. import _args
 from .._tensor import Tensor, broadcast_error
 from ..autograd import profiler
 from ..ops._fused import add_scaled
-from ._elementwise import check_tensor_lr, setting, weight_decay_of
+from ._elementwise import check_fused, check_tensor_lr, setting, weight_decay_of
 from .optimizer import Optimizer
+
+_FUSED_SGD = ("tuple of Tensors self, tuple of Tensors grads, tuple of Tensors "
+              "momentum_buffer_list, *, float weight_decay, float momentum, float lr, float "
+              "dampening, bool nesterov, bool maximize, bool is_first_step, Tensor grad_scale "
+              "= None, Tensor found_inf = None")
 
 __all__ = ["SGD", "sgd_update"]
 
@@ -69,6 +74,14 @@ class SGD(Optimizer):
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Update every parameter that has a gradient; returns ``closure()`` if given."""
         loss = self._closure_loss(closure)
+        for raw in self.param_groups:
+            if raw["fused"] and any(p._grad is not None for p in raw["params"]):
+                check_fused("_fused_sgd_", 3, {
+                    "weight_decay": raw["weight_decay"], "dampening": raw["dampening"],
+                    "found_inf": None, "momentum": raw["momentum"], "lr": raw["lr"],
+                    "nesterov": raw["nesterov"], "maximize": raw["maximize"],
+                    "grad_scale": None, "is_first_step": True},
+                    ("nesterov", "maximize", "is_first_step"), _FUSED_SGD)
         for group in map(self._settings_of, self.param_groups):
             for p in group["params"]:
                 if p._grad is not None:
