@@ -70,6 +70,16 @@ _PROGRAMS = [
     # the plain RNN's gate size is hidden_size itself: a bool for empty to refuse
     "R = L.nn.RNN(3, True)",
     "R = L.nn.GRU(3, True)",
+    # a conv's repr compares each setting with a default of its own length
+    "R = L.nn.ConvTranspose2d(2, 3, 1, dilation=())",
+    "R = L.nn.ConvTranspose1d(2, 3, 1, output_padding=[0])",
+    "R = L.nn.Conv3d(2, 3, 1, padding=(), dilation=())",
+    # Rprop writes etaplus then etaminus into its signs, then clamps by step_sizes
+    "w = L.tensor([1., -2.], requires_grad=True)\nopt = L.optim.Rprop([w], etas=(0.5, 'a'))\n"
+    "w.grad = L.ones(2)\nopt.step()\nR = w.detach()",
+    "w = L.tensor([1., -2.], requires_grad=True)\n"
+    "opt = L.optim.Rprop([w], step_sizes=(0.5, 'a'))\nw.grad = L.ones(2)\nopt.step()\n"
+    "R = w.detach()",
 ]
 
 
@@ -83,7 +93,12 @@ _OPTIMIZER_SETTINGS = [
     ("SGD", "weight_decay", "[0.5]", True), ("Adam", "weight_decay", "[0.1, 0.2]", True),
     ("Adam", "lr", "[0.1, 0.2]", False), ("RMSprop", "momentum", "[0.1, 0.2]", True),
     ("Adagrad", "weight_decay", "[0.1, 0.2, 0.3]", True), ("ASGD", "t0", "[0.1, 0.2]", True),
-    ("Rprop", "lr", "[0.1, 0.2]", False), ("NAdam", "eps", "[0.1, 0.2]", False)]
+    ("Rprop", "lr", "[0.1, 0.2]", False), ("NAdam", "eps", "[0.1, 0.2]", False),
+    # lr squeezed to a 0-d tensor first (torch's _to_scalar), several values refused
+    ("SGD", "lr", "[0.5]", True), ("RMSprop", "lr", "[[0.1]]", True),
+    ("Adagrad", "lr", "[0.5]", True), ("Adadelta", "lr", "[0.1, 0.2]", True),
+    ("RMSprop", "lr", "[0.1, 0.2]", True), ("Adamax", "lr", "[0.1, 0.2]", True),
+    ("Adam", "betas", "[0.5, 0.5]", False)]
 
 
 @pytest.mark.parametrize(("name", "key", "value", "grad"), _OPTIMIZER_SETTINGS)

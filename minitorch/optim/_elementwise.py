@@ -75,11 +75,12 @@ def _check_betas(betas: Any) -> None:
             raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
 
 
-def setting(group: dict, key: str, op: str, arg: str, position: int | None = None) -> Any:
+def setting(group: dict, key: str, op: str, arg: str, position: int | None = None,
+            negated: bool = False) -> Any:
     """``group[key]`` where torch's step hands it to the tensor op ``op`` as ``arg``: a
     setting that is no number (one edited into ``param_groups``) gets torch's parser refusal
     there, not numpy's. A positional ``arg`` is a Tensor one (numbers pass too); a keyword
-    one (``alpha``, ``value``) takes a Number only.
+    one (``alpha``, ``value``) takes a Number only; ``negated``: torch hands it ``-value``.
 
     >>> setting({"eps": "x"}, "eps", "add_", "other", 1)
     Traceback (most recent call last):
@@ -88,8 +89,14 @@ def setting(group: dict, key: str, op: str, arg: str, position: int | None = Non
     Traceback (most recent call last):
     TypeError: add(): argument 'alpha' must be Number, not NoneType
     """
-    op_number(group.raw(key) if hasattr(group, "raw") else group[key], op, arg, position)
-    return group[key]
+    value = group.raw(key) if hasattr(group, "raw") else group[key]
+    if key in _SQUEEZED and isinstance(value, Tensor):
+        value = value.squeeze()  # torch's _to_scalar: one element of any shape is 0-d
+    op_number(_args.python_negative(value) if negated else value, op, arg, position)
+    return -group[key] if negated else group[key]
+
+
+_SQUEEZED = frozenset({"lr", "betas"})
 
 
 def op_number(value: Any, op: str, arg: str, position: int | None = None) -> Any:

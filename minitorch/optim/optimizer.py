@@ -421,6 +421,8 @@ class _Settings(dict):
             return value
         if key in _TESTED and isinstance(value, Tensor) and value.numel() != 1:
             bool(value != 0)  # torch's refusal of a tensor of several (or no) values
+        if key == "betas" and isinstance(value, Tensor) and value.dim():
+            return tuple(_plain(beta) for beta in value)  # torch unpacks a tensor's rows
         return bool(value) if key in _FLAGS and isinstance(value, Tensor) else _plain(value)
 
     def get(self, key: str, default: Any = None) -> Any:

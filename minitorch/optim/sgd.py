@@ -130,7 +130,8 @@ def sgd_update(p: Tensor, grad: Tensor, buf: Tensor | None,
             buf._data[...] = add_scaled(xp, buf._data * momentum, d, 1 - group["dampening"])
             buf._version_counter.value += 1
         d = add_scaled(xp, d, buf._data, momentum) if group["nesterov"] else buf._data
+    lr = setting(group, "lr", "add_", "alpha", negated=True)
     with profiler.op_event("aten::add_"):  # torch's p.add_(d, alpha=-lr)
-        p._data[...] = add_scaled(xp, p._data, d, -group["lr"])
+        p._data[...] = add_scaled(xp, p._data, d, lr)
     p._version_counter.value += 1
     return buf
