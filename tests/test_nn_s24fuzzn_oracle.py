@@ -70,6 +70,13 @@ _PROGRAMS = [
     # the plain RNN's gate size is hidden_size itself: a bool for empty to refuse
     "R = L.nn.RNN(3, True)",
     "R = L.nn.GRU(3, True)",
+    # padding='same' with a zero dilation: the shapes are checked first
+    "R = L.nn.functional.conv3d(L.ones(1, 4, 4, 3, 1), L.ones(1, 1, 3, 2, 2), padding='same', "
+    "dilation=0, groups=4)",
+    "R = L.nn.functional.conv1d(L.ones(1, 4, 4), L.ones(4, 1, 3), padding='same', dilation=0, "
+    "groups=4, bias=L.ones(3))",
+    "R = L.nn.functional.conv1d(L.ones(1, 4, 4), L.ones(4, 1, 3), padding='same', dilation=0, "
+    "groups=4)",
     # a conv's repr compares each setting with a default of its own length
     "R = L.nn.ConvTranspose2d(2, 3, 1, dilation=())",
     "R = L.nn.ConvTranspose1d(2, 3, 1, output_padding=[0])",
