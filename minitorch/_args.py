@@ -1621,8 +1621,8 @@ def python_op(a: Any, symbol: str, b: Any) -> Any:
 
 def _sequence_meaning(a: Any, symbol: str, b: Any) -> bool:
     """Whether Python gives ``a symbol b`` a meaning for sequences: formatting (``%`` of a
-    string), repetition (``*`` by an int), concatenation (``+``) and ordering (``<``...) of
-    two of a kind."""
+    string), repetition (``*`` by an int), concatenation (``+``, refused in Python's words
+    for other kinds) and ordering (``<``...) of two of a kind."""
     sequences = (str, bytes, list, tuple)
     if symbol in ("<", "<=", ">", ">="):
         return isinstance(a, sequences) and type(a) is type(b)
@@ -1631,7 +1631,8 @@ def _sequence_meaning(a: Any, symbol: str, b: Any) -> bool:
     if symbol == "*":  # (by anything but a tensor: Python's own words for a non-int)
         return (isinstance(a, sequences) and not is_tensor(b)) or \
             (isinstance(b, sequences) and not is_tensor(a))
-    return symbol == "+" and isinstance(a, sequences) and type(a) is type(b)
+    # a sequence's + of anything but a tensor: Python's own "can only concatenate" words
+    return symbol == "+" and isinstance(a, sequences) and not is_tensor(b)
 
 
 def _python_operand(value: Any, ordered: bool) -> bool:

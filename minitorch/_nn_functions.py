@@ -407,7 +407,10 @@ max_pool3d = _top_level_pool(3, """``F.max_pool3d`` (an empty ``stride``: the ke
 
 def _one(fn: str, name: str, value: Any, position: int) -> int:
     """A 1-d pooling's size: an int or a one-int tuple, as torch's ``check1d``."""
-    values = _ints(fn, name, value, position)
+    return _single(fn, name, _ints(fn, name, value, position))
+
+
+def _single(fn: str, name: str, values: Any) -> int:
     if len(values) != 1:
         raise RuntimeError(f"{fn}() argument '{name}' should contain one int (got "
                            f"{len(values)})")
@@ -454,9 +457,9 @@ def adaptive_max_pool1d(input: Tensor, output_size: Any) -> tuple:
     tensor([[3., 2.]])
     """
     _args.tensor_args("adaptive_max_pool1d", (input, "input", 1))  # the parser's order:
-    _ints("adaptive_max_pool1d", "output_size", output_size, 2)  # types, the input's dims,
-    _pooled_dims("adaptive_max_pool1d", input)
-    size = _one("adaptive_max_pool1d", "output_size", output_size, 2)  # then the size's length
+    sizes = _ints("adaptive_max_pool1d", "output_size", output_size, 2)  # types, the input's
+    _pooled_dims("adaptive_max_pool1d", input)  # dims, then the size's length
+    size = _single("adaptive_max_pool1d", "output_size", sizes)
     for i in range(1, input.dim()):
         if not input.shape[i]:
             raise RuntimeError(f"adaptive_max_pool1d(): Expected input to have non-zero size "

@@ -262,10 +262,10 @@ class ModuleList(Module):
         Tanh()
         """
         index = operator.index(index)  # torch's range(len, index, -1) reads it first
+        if index < 0:  # torch's insert looks for a module named "-1" (before any type)
+            raise KeyError("-1")
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{typename(module)} is not a Module subclass")
-        if index < 0:  # torch's insert looks for a module named "-1"
-            raise KeyError("-1")
         modules = list(self._modules.values())
         modules.insert(index, module)
         self._renumber(modules)

@@ -136,11 +136,12 @@ class _ConvNd(Module):
     def extra_repr(self) -> str:
         text = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
                 f"stride={self.stride}")
-        if self.padding != (0,) * self._dims:
+        # torch compares each with a tuple of its own length (an empty one is the default)
+        if self.padding != (0,) * len(self.padding):
             text += f", padding={self.padding}"
-        if self.dilation != (1,) * self._dims:
+        if self.dilation != (1,) * len(self.dilation):
             text += f", dilation={self.dilation}"
-        if any(self.output_padding):
+        if self.output_padding != (0,) * len(self.output_padding):
             text += f", output_padding={self.output_padding}"
         if self.groups != 1:
             text += f", groups={self.groups}"

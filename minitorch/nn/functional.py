@@ -1046,6 +1046,7 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
     else:  # torch pads the (N, 1, C, H, rest) view: its pad's words count six widths
         div = input.mul(input).reshape(input.shape[0], 1, input.shape[1], input.shape[2], -1)
         div = pad(div, (0, 0, 0, 0, half, (size - 1) // 2))
+        _args.int_list("avg_pool3d", (size, 1, 1), "kernel_size", 2)  # its parser's refusals
         if size <= -2:  # torch pools those with avg_pool3d: its C++ size / 2 is below pad 0
             raise RuntimeError("pad should be at most half of effective kernel size, but got "
                                f"pad=0, kernel_size={size} and dilation=1")

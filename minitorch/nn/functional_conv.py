@@ -146,8 +146,6 @@ def _check_same(input: Tensor, weight: Tensor, stride: tuple, dilation: tuple) -
         # torch pads by half of dilation * (kernel - 1) (C++'s division, toward zero) on
         # each side, and checks that padding first
         raise RuntimeError("negative padding is not supported")
-    if 0 in spread:  # (a negative one is refused later, as for any padding)
-        raise RuntimeError("non-positive dilation is not supported")
 
 
 def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
@@ -205,6 +203,9 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
         raise RuntimeError(f"Given {'transposed=1, ' if transposed else ''}weight of size "
                            f"{list(weight.shape)}, expected bias to be 1-dimensional with "
                            f"{out} elements, but got bias of size {list(bias.shape)} instead")
+    if padding == "same" and 0 in _spread(dilation, weight.dim() - 2):
+        # (after the shapes; a negative one is refused as any padding, above)
+        raise RuntimeError("non-positive dilation is not supported")
     if transposed:  # (a convolution checks the window first: _check_kernel_dtypes)
         _check_onednn_dtypes(input, weight, bias, stride, dilation, groups, output_padding)
 

@@ -208,7 +208,7 @@ def _cosine_operands(x1: Any, x2: Any, dim: Any, eps: Any) -> tuple:
     fn = "cosine_similarity"
     _args.tensor_args(fn, (x1, "x1", 1), (x2, "x2", 2))
     dim, eps = _args.integer(fn, dim, "dim", 3), _args.real(fn, eps, "eps", 4)
-    if eps < 0:
+    if not eps >= 0:  # (NaN too)
         raise RuntimeError(f"eps must be non-negative, got: {eps:g}")
     common = result_type(x1, x2)
     if not common.is_floating_point:

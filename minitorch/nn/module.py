@@ -116,6 +116,8 @@ class _IncompatibleKeys(NamedTuple):
                 f"unexpected_keys={self.unexpected_keys})")
 
 
+_REGISTRIES = ("_parameters", "_buffers", "_modules")  # (each entry also an attribute)
+
 # torch's bases whose constructor its subclasses share: Python's refusals name them
 _TORCH_BASES = frozenset({"_AdaptiveAvgPoolNd", "_AdaptiveMaxPoolNd", "_BatchNorm", "_DropoutNd",
                           "_InstanceNorm", "_LazyNormBase", "_Loss", "_LPPoolNd", "_MaxPoolNd",
@@ -376,13 +378,29 @@ class Module:
                                 "(torch.nn.Buffer, torch.Tensor or None expected)")
             self._register(self._buffers, name, value)
         else:
+            self._drop_registry(name)
             object.__setattr__(self, name, value)
 
     def __delattr__(self, name: str) -> None:
         if name in self._parameters or name in self._buffers or name in self._modules:
             self._forget(name)
         else:
+            self._drop_registry(name)
             object.__delattr__(self, name)
+
+    def __getattr__(self, name: str) -> Any:
+        # reached only for a name the instance lacks: torch looks it up in each registry
+        for registry in _REGISTRIES:
+            if registry in self.__dict__ and name in self.__dict__[registry]:
+                return self.__dict__[registry][name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def _drop_registry(self, name: str) -> None:
+        """A registry replaced or deleted: its entries (kept here as attributes too) go with
+        it, as torch reads them through the registry."""
+        if name in _REGISTRIES and isinstance(self.__dict__.get(name), dict):
+            for key in self.__dict__[name]:
+                self.__dict__.pop(key, None)
 
     def _forget(self, name: str, keep: dict | None = None) -> None:
         """Remove ``name`` from the registries (but ``keep``, where a replacement keeps its

@@ -102,7 +102,8 @@ class RNNBase(Module):
         self.dropout = _args.python_float(dropout)
         self.bidirectional, self.proj_size = bidirectional, proj_size
         _check_sizes(input_size, hidden_size, num_layers, bias, batch_first, dropout, proj_size)
-        gate_size = _GATES[mode] * hidden_size
+        # (torch's plain RNN takes hidden_size itself: a bool stays one, for empty to refuse)
+        gate_size = _GATES[mode] * hidden_size if _GATES[mode] > 1 else hidden_size
         real_hidden = proj_size or hidden_size
         directions = 2 if bidirectional else 1
         # torch's names of the parameters, flat and per layer and direction (d2l's
@@ -211,6 +212,12 @@ class RNNBase(Module):
         self._check_kernel_args(input, states, batch_sizes)
         if input.shape[0] == 0:
             raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
+        if batch_sizes is not None and sum(batch_sizes) > input.shape[0]:
+            # data packed from lengths past its input's steps is short: torch's narrow of
+            # each step's rows refuses the first step past its end
+            offsets = accumulate(batch_sizes, initial=0)
+            for offset, size in zip(offsets, batch_sizes):
+                input.narrow(0, offset, size)
         directions = 2 if self.bidirectional else 1
         output, finals = input, []
         for layer in range(self.num_layers):

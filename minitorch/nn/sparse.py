@@ -39,15 +39,7 @@ class Embedding(Module):
         super().__init__()
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
-        if padding_idx is not None:
-            # torch asserts these (an AssertionError, with its message)
-            if padding_idx > 0 and not padding_idx < num_embeddings:
-                raise AssertionError("Padding_idx must be within num_embeddings")
-            if padding_idx < 0 and not padding_idx >= _args.python_negative(num_embeddings):
-                raise AssertionError("Padding_idx must be within num_embeddings")
-            if padding_idx < 0:
-                padding_idx = num_embeddings + padding_idx
-        self.padding_idx = padding_idx
+        self.padding_idx = _padding_index(padding_idx, num_embeddings, "Padding_idx")
         self.max_norm = max_norm
         self.norm_type = norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
@@ -122,15 +114,7 @@ class EmbeddingBag(Module):
         self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
         self.max_norm, self.norm_type = max_norm, norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
-        if padding_idx is not None:  # torch's asserts, each side read only where it applies
-            if padding_idx > 0:
-                if padding_idx >= num_embeddings:
-                    raise AssertionError("padding_idx must be within num_embeddings")
-            elif padding_idx < 0:
-                if padding_idx < _args.python_negative(num_embeddings):
-                    raise AssertionError("padding_idx must be within num_embeddings")
-                padding_idx = num_embeddings + padding_idx
-        self.padding_idx = padding_idx
+        self.padding_idx = _padding_index(padding_idx, num_embeddings, "padding_idx")
         if _weight is None:
             self.weight = Parameter(_creation.empty((num_embeddings, embedding_dim),
                                                     device=device, dtype=dtype))
@@ -182,3 +166,17 @@ class EmbeddingBag(Module):
                   embeddings, include_last_offset, padding_idx)
         bag.weight.requires_grad = not freeze
         return bag
+
+
+def _padding_index(padding_idx: Any, num_embeddings: Any, name: str) -> Any:
+    """``padding_idx`` checked by torch's asserts (each side read only where it applies,
+    ``name`` as its message spells it), a negative one counted from the end."""
+    if padding_idx is not None:
+        if padding_idx > 0:
+            if padding_idx >= num_embeddings:
+                raise AssertionError(f"{name} must be within num_embeddings")
+        elif padding_idx < 0:
+            if padding_idx < _args.python_negative(num_embeddings):
+                raise AssertionError(f"{name} must be within num_embeddings")
+            padding_idx = num_embeddings + padding_idx
+    return padding_idx

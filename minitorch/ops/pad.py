@@ -136,11 +136,17 @@ def _check_circular(input: Tensor, pad: tuple) -> None:
             raise RuntimeError("Padding value causes wrapping around more than once.")
         if n + left + right < 0:
             raise RuntimeError("Negative padding value is resulting in an empty dimension")
+    out = list(input.shape)
+    for d, left, right in pairs:
+        out[d] += left + right
     for d, left, right in pairs:
         kept = input.shape[d] - max(-left, 0) - max(-right, 0)
-        if max(left, right) > kept and 0 not in input.shape:
-            # torch wraps by copying the cropped output into itself: here the copy would
-            # read what it writes
+        # torch wraps by copying slices of the cropped output into itself: a copy that reads
+        # what it writes is refused only when its check can see it, both slices dense (no
+        # dim before this one longer than 1); with nothing kept to wrap torch returns
+        # uninitialised memory, refused here
+        seen = kept == 0 or max(out[:d], default=1) == 1
+        if max(left, right) > kept and 0 not in out and seen:
             raise overlap_error()
 
 
@@ -182,11 +188,12 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
     if not isinstance(pad, (tuple, list)):  # a lone int is no list of sizes here
         raise TypeError("pad(): argument 'pad' (position 2) must be tuple of ints, not "
                         f"{_args.type_name(pad)}")
-    pad = _args.sizes("pad", (pad,), "pad", check_negative=False, position=2)
+    _args.int_list_types("pad", pad, "pad", 2)  # the first size's type, then the others'
     _args.string("pad", mode, "mode", 3)
     if value is not None:
         _args.real("pad", value, "value", 4)  # (a one-element tensor is read as its number)
         value = value.item() if _args.is_tensor(value) else value
+    pad = _args.sizes("pad", (pad,), "pad", check_negative=False, position=2)
     if mode not in ("constant", "reflect", "replicate", "circular"):
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if len(pad) % 2:

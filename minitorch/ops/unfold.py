@@ -19,6 +19,7 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor
+from ..autograd.grad_mode import is_grad_enabled
 from ..backend import sliding_windows
 from ._base import Op, wrap
 from .conv import _columns_array, _fold, _slices, out_size
@@ -153,6 +154,18 @@ def _geometry(fn: str, *values: Any) -> tuple[Pair, Any]:
     return (*size, kernel, (strd, pad, dil))
 
 
+def _read_sizes(input: Tensor) -> None:
+    """The sizes torch reads before it checks the rank, with their range errors: the
+    recorded backward saves ``size(-2)`` and ``size(-1)``, then im2col reads ``size(1)``
+    and ``size(2)``."""
+    ndim = input.dim()
+    if is_grad_enabled() and input.requires_grad:
+        _args.wrap_dim(-1, ndim, scalar=False)
+        _args.wrap_dim(-2, ndim)
+    _args.wrap_dim(1, ndim, scalar=False)
+    _args.wrap_dim(2, ndim)
+
+
 def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
            stride: Any = 1) -> Tensor:
     """im2col: every ``kernel_size`` block of a (N, C, H, W) or (C, H, W) input as a column,
@@ -163,8 +176,7 @@ def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
     """
     _args.tensor_args("im2col", (input, "input", 1))
     kernel, geometry = _geometry("im2col", kernel_size, dilation, padding, stride)
-    if input.dim() == 2:  # torch reads a dim the input lacks
-        _args.wrap_dim(2, 2)
+    _read_sizes(input)
     if input.dim() not in (3, 4) or 0 in input.shape[-3:]:
         raise RuntimeError("Expected 3D or 4D (batch mode) tensor with possibly 0 batch size "
                            f"and other non-zero dimensions for input, but got: "

@@ -75,11 +75,12 @@ def _check_betas(betas: Any) -> None:
             raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
 
 
-def setting(group: dict, key: str, op: str, arg: str, position: int | None = None) -> Any:
+def setting(group: dict, key: str, op: str, arg: str, position: int | None = None,
+            negated: bool = False) -> Any:
     """``group[key]`` where torch's step hands it to the tensor op ``op`` as ``arg``: a
     setting that is no number (one edited into ``param_groups``) gets torch's parser refusal
     there, not numpy's. A positional ``arg`` is a Tensor one (numbers pass too); a keyword
-    one (``alpha``, ``value``) takes a Number only.
+    one (``alpha``, ``value``) takes a Number only; ``negated``: torch hands it ``-value``.
 
     >>> setting({"eps": "x"}, "eps", "add_", "other", 1)
     Traceback (most recent call last):
@@ -88,7 +89,14 @@ def setting(group: dict, key: str, op: str, arg: str, position: int | None = Non
     Traceback (most recent call last):
     TypeError: add(): argument 'alpha' must be Number, not NoneType
     """
-    return op_number(group[key], op, arg, position)
+    value = group.raw(key) if hasattr(group, "raw") else group[key]
+    if key in _SQUEEZED and isinstance(value, Tensor):
+        value = value.squeeze()  # torch's _to_scalar: one element of any shape is 0-d
+    op_number(_args.python_negative(value) if negated else value, op, arg, position)
+    return -group[key] if negated else group[key]
+
+
+_SQUEEZED = frozenset({"lr", "betas"})
 
 
 def op_number(value: Any, op: str, arg: str, position: int | None = None) -> Any:
@@ -105,6 +113,32 @@ def op_number(value: Any, op: str, arg: str, position: int | None = None) -> Any
         _args.tensor_args(op, (value, arg, position))
     _args.number_types(op, (value, arg, position))
     return value
+
+
+def check_fused(kernel: str, lists: int, keywords: dict, flags: tuple, signature: str) -> None:
+    """torch's parse of its fused kernel's keywords (given in the reverse of its listing):
+    ``flags`` take a bool only, ``lr`` a number or a tensor, the rest a number or a 0-d
+    tensor that needs no grad; ``signature`` is the float-``lr`` overload.
+
+    >>> check_fused("_k_", 1, {"maximize": 1}, ("maximize",), "tuple of Tensors self, *, "
+    ...             "bool maximize")
+    Traceback (most recent call last):
+    TypeError: _k_() received an invalid combination of arguments - got (list, maximize=int), \
+but expected (tuple of Tensors self, *, bool maximize)
+    """
+    def fits(key: str, value: Any) -> bool:
+        if key in flags:
+            return isinstance(value, bool)
+        if key in ("grad_scale", "found_inf"):
+            return value is None
+        if isinstance(value, Tensor):
+            return key == "lr" or (value.dim() == 0 and not value.requires_grad)
+        return isinstance(value, (int, float))
+
+    if not all(fits(key, value) for key, value in keywords.items()):
+        tensor_lr = signature.replace("float lr", "Tensor lr")
+        signatures = (tensor_lr, signature) if tensor_lr != signature else (signature,)
+        raise _args.invalid_combination(kernel, ([],) * lists, *signatures, keywords=keywords)
 
 
 def weight_decay_of(group: dict) -> Any:

@@ -21,11 +21,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .. import _args
 from .._tensor import Tensor
 from ..backend import cpu_math
 from ..ops._fused import add_scaled, addcdiv, addcmul, lerp
 from ._elementwise import (
     ElementwiseOptimizer,
+    check_fused,
     check_settings,
     check_tensor_lr,
     op_number,
@@ -36,6 +38,11 @@ from .optimizer import CAPTURABLE_NO_XLA
 
 __all__ = ["Adam", "AdamW"]
 
+_FUSED_ADAM = ("tuple of Tensors self, tuple of Tensors grads, tuple of Tensors exp_avgs, "
+               "tuple of Tensors exp_avg_sqs, tuple of Tensors max_exp_avg_sqs, tuple of "
+               "Tensors state_steps, *, float lr, float beta1, float beta2, float weight_decay, "
+               "float eps, bool amsgrad, bool maximize, Tensor grad_scale = None, Tensor "
+               "found_inf = None")
 _FOREACH_LR = "lr as a Tensor is not supported for capturable=False and foreach=True"
 
 
@@ -86,6 +93,14 @@ class Adam(ElementwiseOptimizer):
             if not group.get("capturable"):
                 raise RuntimeError(_FOREACH_LR)
             check_tensor_lr(lr)
+        if group.get("fused") and any(p._grad is not None for p in group["params"]):
+            kernel = "_fused_adamw_" if group.get("decoupled_weight_decay") else "_fused_adam_"
+            beta1, beta2 = _args.python_unpack(group["betas"], 2)
+            check_fused(kernel, 6, {
+                "amsgrad": group["amsgrad"], "weight_decay": group["weight_decay"],
+                "found_inf": None, "lr": lr, "beta1": beta1, "beta2": beta2,
+                "eps": group["eps"], "maximize": group["maximize"], "grad_scale": None},
+                ("amsgrad", "maximize"), _FUSED_ADAM)
         return super()._settings_of(group)
 
     def _update(self, p: Tensor, grad: Any, state: dict, group: dict) -> None:

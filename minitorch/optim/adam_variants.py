@@ -104,6 +104,9 @@ class Adamax(_AdamFamily):
         op_number(beta2, "mul_", "other", 1)  # exp_inf.mul_(beta2), then |g|.add_(eps)
         eps = setting(group, "eps", "add_", "other", 1)
         u._data[...] = xp.maximum(u._data * beta2, xp.abs(grad) + eps)
+        lr = group.raw("lr")  # torch's clr = lr / bias_correction, a Tensor lr squeezed
+        if isinstance(lr, Tensor) and lr.squeeze().dim():
+            raise TypeError("addcdiv_(): argument 'value' must be Number, not Tensor")
         p._data[...] = addcdiv(xp, p._data, m._data, u._data, -(group["lr"] / (1 - beta1 ** step)))
 
 

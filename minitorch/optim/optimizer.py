@@ -407,14 +407,39 @@ def plain_settings(group: dict[str, Any]) -> dict[str, Any]:
     >>> plain_settings({"params": [], "lr": minitorch.tensor(0.5)})["lr"]
     0.5
     """
-    return {key: value if key == "params" else
-            bool(value) if key in _FLAGS and isinstance(value, Tensor) else _plain(value)
-            for key, value in group.items()}
+    return _Settings(group)
+
+
+class _Settings(dict):
+    """A group's settings, each tensor read as the number it holds only when the update
+    uses it: torch's step reads a setting where its update does (none when no parameter
+    has a gradient)."""
+
+    def __getitem__(self, key: str) -> Any:
+        value = super().__getitem__(key)
+        if key == "params":
+            return value
+        if key in _TESTED and isinstance(value, Tensor) and value.numel() != 1:
+            bool(value != 0)  # torch's refusal of a tensor of several (or no) values
+        if key == "betas" and isinstance(value, Tensor) and value.dim():
+            return tuple(_plain(beta) for beta in value)  # torch unpacks a tensor's rows
+        return bool(value) if key in _FLAGS and isinstance(value, Tensor) else _plain(value)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self else default  # noqa: SIM401 (dict.get skips [])
+
+    def raw(self, key: str) -> Any:
+        """The setting as the group holds it (a tensor stays one)."""
+        return super().__getitem__(key)
 
 
 _FLAGS = frozenset({"maximize", "amsgrad", "nesterov", "centered", "decoupled_weight_decay",
                     "foreach", "capturable", "differentiable"})
 """Settings torch's step reads in an ``if``: a tensor of several values is ambiguous there."""
+
+
+_TESTED = frozenset({"weight_decay", "momentum", "t0"})
+"""Settings torch's step first reads in an ``if`` (``weight_decay != 0``)."""
 
 
 def _plain(value: Any) -> Any:

@@ -98,9 +98,11 @@ class RMSprop(ElementwiseOptimizer):
         if momentum > 0:  # buf.mul_(momentum).addcdiv_(grad, avg); p.add_(buf, alpha=-lr)
             buf = state["momentum_buffer"]
             buf._data[...] = addcdiv(xp, buf._data * momentum, grad, avg)
-            p._data[...] = add_scaled(xp, p._data, buf._data, -group["lr"])
+            p._data[...] = add_scaled(xp, p._data, buf._data,
+                                      setting(group, "lr", "add_", "alpha", negated=True))
         else:
-            p._data[...] = addcdiv(xp, p._data, grad, avg, -group["lr"])
+            p._data[...] = addcdiv(xp, p._data, grad, avg,
+                                   setting(group, "lr", "addcdiv_", "value", negated=True))
 
 
 class Adagrad(ElementwiseOptimizer):
@@ -156,6 +158,11 @@ class Adagrad(ElementwiseOptimizer):
         step = self._count_step(p, state)
         if group["weight_decay"] != 0:
             grad = add_scaled(xp, grad, p._data, weight_decay_of(group))
+        lr, decay = group.raw("lr"), group.raw("lr_decay")
+        lr = lr.squeeze() if isinstance(lr, Tensor) else lr  # torch's _to_scalar
+        if any(isinstance(v, Tensor) and v.dim() for v in (lr, decay)) and \
+                all(isinstance(v, (Tensor, int, float)) for v in (lr, decay)):
+            raise TypeError("addcdiv_(): argument 'value' must be Number, not Tensor")
         clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
         s = state["sum"]
         s._data[...] = addcmul(xp, s._data, grad, grad)
@@ -203,4 +210,5 @@ class Adadelta(ElementwiseOptimizer):
         setting(group, "eps", "add", "other", 1)  # square_avg.add(eps)
         delta = cpu_math(xp.sqrt, u._data + eps) / cpu_math(xp.sqrt, v._data + eps) * grad
         u._data[...] = addcmul(xp, u._data * rho, delta, delta, 1 - rho)
-        p._data[...] = add_scaled(xp, p._data, delta, -group["lr"])
+        lr = setting(group, "lr", "add_", "alpha", negated=True)
+        p._data[...] = add_scaled(xp, p._data, delta, lr)

@@ -78,10 +78,16 @@ class Rprop(ElementwiseOptimizer):
                                                       dtype=p._data.dtype))
         self._count_step(p, state)
         prev, step_size = state["prev"], state["step_size"]
-        etaminus, etaplus = (xp.asarray(e, dtype=p._data.dtype) for e in group["etas"])
+        etas = group["etas"]
+        for eta in reversed(etas):  # torch writes etaplus, then etaminus, into the signs
+            _args.item_assigned(eta, p.dtype)
+        etaminus, etaplus = (xp.asarray(e, dtype=p._data.dtype) for e in etas)
         sign = xp.sign(grad * prev._data)
         factor = xp.where(sign > 0, etaplus, xp.where(sign < 0, etaminus, 1)).astype(sign.dtype)
         low, high = group["step_sizes"]
+        if not all(v is None or isinstance(v, (int, float)) for v in (low, high)):
+            raise _args.invalid_combination("clamp_", (low, high), "Tensor min = None, Tensor "
+                                            "max = None", "Number min = None, Number max = None")
         step_size._data[...] = xp.clip(step_size._data * factor, low, high)
         grad = xp.where(factor == etaminus, xp.zeros_like(grad), grad)
         p._data[...] = addcmul(xp, p._data, xp.sign(grad), step_size._data, -1)

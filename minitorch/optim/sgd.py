@@ -25,8 +25,13 @@ from .. import _args
 from .._tensor import Tensor, broadcast_error
 from ..autograd import profiler
 from ..ops._fused import add_scaled
-from ._elementwise import check_tensor_lr, setting, weight_decay_of
+from ._elementwise import check_fused, check_tensor_lr, setting, weight_decay_of
 from .optimizer import Optimizer
+
+_FUSED_SGD = ("tuple of Tensors self, tuple of Tensors grads, tuple of Tensors "
+              "momentum_buffer_list, *, float weight_decay, float momentum, float lr, float "
+              "dampening, bool nesterov, bool maximize, bool is_first_step, Tensor grad_scale "
+              "= None, Tensor found_inf = None")
 
 __all__ = ["SGD", "sgd_update"]
 
@@ -69,11 +74,20 @@ class SGD(Optimizer):
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Update every parameter that has a gradient; returns ``closure()`` if given."""
         loss = self._closure_loss(closure)
+        for raw in self.param_groups:
+            if raw["fused"] and any(p._grad is not None for p in raw["params"]):
+                check_fused("_fused_sgd_", 3, {
+                    "weight_decay": raw["weight_decay"], "dampening": raw["dampening"],
+                    "found_inf": None, "momentum": raw["momentum"], "lr": raw["lr"],
+                    "nesterov": raw["nesterov"], "maximize": raw["maximize"],
+                    "grad_scale": None, "is_first_step": True},
+                    ("nesterov", "maximize", "is_first_step"), _FUSED_SGD)
         for group in map(self._settings_of, self.param_groups):
             for p in group["params"]:
                 if p._grad is not None:
                     self._check_update(p, group)
                     self._update(p, group)
+            bool(group.raw("momentum") != 0)  # torch's test of every group after its update
         return loss
 
     def _update(self, p: Tensor, group: dict[str, Any]) -> None:
@@ -116,7 +130,8 @@ def sgd_update(p: Tensor, grad: Tensor, buf: Tensor | None,
             buf._data[...] = add_scaled(xp, buf._data * momentum, d, 1 - group["dampening"])
             buf._version_counter.value += 1
         d = add_scaled(xp, d, buf._data, momentum) if group["nesterov"] else buf._data
+    lr = setting(group, "lr", "add_", "alpha", negated=True)
     with profiler.op_event("aten::add_"):  # torch's p.add_(d, alpha=-lr)
-        p._data[...] = add_scaled(xp, p._data, d, -group["lr"])
+        p._data[...] = add_scaled(xp, p._data, d, lr)
     p._version_counter.value += 1
     return buf

@@ -203,12 +203,11 @@ def _pack(input: Tensor, lengths: list[int], batch_first: bool) -> tuple[Tensor,
                            "pack_padded_sequence and/or pack_sequence to sidestep this "
                            "requirement if you do not need ONNX exportability.")
     steps = input.shape[1 if batch_first else 0]
-    if lengths[0] > steps:  # torch reads past the input's memory here (undefined values)
-        raise RuntimeError(f"pack_padded_sequence: a length of {lengths[0]} is longer than the "
-                           f"input's {steps} time steps; minitorch does not read past the "
-                           "input as torch does (its values there are undefined)")
     batch_sizes = [sum(1 for n in lengths if n > t) for t in range(lengths[0])]
-    data = PackPaddedSequence.apply(input, batch_sizes=batch_sizes, batch_first=batch_first)
+    # lengths past the input's steps: ATen's slices stop at its end, so the data holds only
+    # the steps there are (its unpacking then fails on the short data, as torch's)
+    data = PackPaddedSequence.apply(input, batch_sizes=batch_sizes[:steps],
+                                    batch_first=batch_first)
     return data, _creation.tensor(batch_sizes, dtype=_dtype.int64)
 
 
