@@ -1254,6 +1254,24 @@ REDUCE_BOOL_SIGNATURES = ("Tensor input, *, Tensor out = None",
                           "Tensor input, int dim, bool keepdim = False, *, Tensor out = None")
 
 
+def check_tensor_dim(name: str, values: tuple, method: bool) -> None:
+    """``all``/``any``'s refusal of a ``dim`` tensor that is not 0-d and integral: none of
+    their overloads (an int64 dim, a tuple) takes it (``values``: the arguments from the dim
+    on, after the tensor for the function; a keepdim left False is not printed).
+
+    >>> check_tensor_dim("all", (minitorch.tensor([0]),), method=True)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    TypeError: all() received an invalid combination of arguments - got (Tensor), but ...
+    """
+    dim = values[1 - method]
+    if not _args.is_tensor(dim) or _args.as_param_int(dim, "dim") is not None:
+        return
+    given = values[:-1] if values[-1] is False else values
+    forms = list(REDUCE_BOOL_SIGNATURES)
+    raise _args.invalid_combination(name, given, *(_call_form.method_signatures(forms)
+                                                   if method else forms))
+
+
 def _reduce_bool(name: str) -> Any:
     """``all``/``any`` as a method, over everything or over ``dim``."""
 
@@ -1261,6 +1279,7 @@ def _reduce_bool(name: str) -> Any:
     def method(self: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
         from .ops._base import wrap
 
+        check_tensor_dim(name, (dim, keepdim), method=True)
         xp = self._xp
         _args.dim_types(name, dim)  # the parser's types, then the dims' ranges
         keepdim = _args.flag(name, keepdim, "keepdim")

@@ -262,6 +262,7 @@ def copysign(input: Tensor, other: Any) -> Tensor:
     if isinstance(other, Tensor):
         return Copysign.apply(input, other)
     _args.tensor_or_number("copysign", other, "other", 2)
+    other = _args.numpy_scalar(other)
     _args.no_complex_kernel("copysign", input, other)
     check_unsigned(input, other)
     if type(other) is int:

@@ -135,13 +135,14 @@ def tile(input: Tensor, dims: Any) -> Tensor:
     tensor([[1, 2, 1, 2]])
     """
     _args.tensor_args("tile", (input, "input", 1))
-    return _tiled(input, _args.int_tuple("tile", dims, "dims", 2))
+    return _tiled(input, _args.int_tuple("tile", dims, "dims", 2, symint=True))
 
 
 @_args.sizes_by_keyword("dims", "tile")
 def _tile_method(self: Tensor, *dims: Any) -> Tensor:
     """``tile``: the method also takes the counts one by one (``x.tile(2, 2)``)."""
-    return _tiled(self, _args.sizes("tile", dims, "dims", check_negative=False))
+    return _tiled(self, _args.sizes("tile", dims, "dims", check_negative=False,
+                                     symint=True))
 
 
 def _tiled(input: Tensor, counts: tuple) -> Tensor:
