@@ -230,3 +230,27 @@ def test_refusal_order(code: str) -> None:
 ])
 def test_int_arguments(code: str) -> None:
     _quiet(lambda L: eval(code, {"L": L, "np": np}))
+
+
+# ------------------------------------------------------- map_ and apply_, torch's C methods
+
+@pytest.mark.parametrize("code", [
+    "L.ones(2, 3).map_(L.ones(2, 3, dtype=L.bool), 0)",
+    "L.ones(2, 3).map_(L.ones(2, 3), 0)",
+    "L.ones(2, 3).map_(L.ones(3, dtype=L.float64), lambda a, b: a)",
+    "L.ones(2, 3, dtype=L.bool).map_(L.ones(2, 3), lambda a, b: a)",
+    "L.ones(2).map_(L.ones(3), lambda a, b: a)",
+    "L.ones(2).map_(L.ones(3, dtype=L.int64), lambda a, b: a)",
+    "L.ones(2, requires_grad=True).map_(L.ones(3, dtype=L.int64), 0)",
+    "L.ones(2, 3).map_(L.ones(3), lambda a, b: a + b)",
+    "L.ones(2, 3).map_(3)",
+    "L.ones(2, 3).map_(other=L.ones(3), callable=lambda a, b: a)",
+    "L.ones(2, 3).map_(tensor=L.ones(3), callable=lambda a, b: a)",
+    "L.ones(2, 3).apply_()",
+    "L.ones(2, 3).apply_(1, 2)",
+    "L.ones(2, 3).apply_(callable=1)",
+    "L.ones(2, 3).apply_(lambda a: a * 2)",
+    "L.ones(2, 3, requires_grad=True).apply_(1)",
+])
+def test_map_apply(code: str) -> None:
+    _quiet(lambda L: eval(code, {"L": L}))
