@@ -357,12 +357,24 @@ def squeeze(self: Tensor, dim: Any = _ALL) -> Tensor:
     return op.apply(self, dims=dims)
 
 
+@_call_form.int_varargs
+@_call_form.overloads("", "int dim", "tuple of ints dim")
 def squeeze_(self: Tensor, dim: Any = _ALL) -> Tensor:
     """In-place ``squeeze``: the tensor becomes a view of itself without those dims.
 
     >>> minitorch.zeros(1, 2, 1).squeeze_().shape
     torch.Size([2])
     """
+    try:  # autograd's refusal before the dims' ranges, after their types, as torch's
+        check_inplace_allowed(self)
+    except RuntimeError:
+        try:
+            _squeezed("squeeze_", self.detach(), dim)
+        except TypeError:
+            raise
+        except Exception:  # (the op's own checks come after autograd's refusal)
+            pass
+        raise
     op, dims = _squeezed("squeeze_", self, dim)
     return inplace_views.reshape_in_place(self, inplace_views.SQUEEZE_INPLACE[op], dims=dims)
 
@@ -602,6 +614,8 @@ def mul_(self: Tensor, other: Any) -> Tensor:
     return _binary_(self, pointwise.mul, other, ufunc="multiply")
 
 
+@_call_form.overloads("Tensor other", "Tensor other, *, str rounding_mode",
+                      "Number other, *, str rounding_mode")
 def div_(self: Tensor, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Tensor:
     """In-place ``self /= other`` (rounded with ``rounding_mode``, see :func:`div`)."""
     pointwise._rounding_mode("div_", (other,), rounding_mode)
@@ -727,6 +741,7 @@ def zero_(self: Tensor) -> Tensor:
     return self._inplace(inplace.Zero.apply, value=0)
 
 
+@_call_form.overloads("Tensor value", "Number value")
 def fill_(self: Tensor, value: Any) -> Tensor:
     """Fill with ``value``, in place (a 0-d tensor value gets its gradient)."""
     if isinstance(value, Tensor):

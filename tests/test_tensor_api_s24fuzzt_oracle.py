@@ -254,3 +254,34 @@ def test_int_arguments(code: str) -> None:
 ])
 def test_map_apply(code: str) -> None:
     _quiet(lambda L: eval(code, {"L": L}))
+
+
+# ------------------------------- in-place methods of several overloads: torch's combination
+
+OVERLOADED = ["pow_", "float_power_", "fill_", "clamp_min_", "clamp_max_", "div_", "eq_", "ne_",
+              "lt_", "le_", "gt_", "ge_", "greater_", "less_", "squeeze_", "index_fill_",
+              "scatter_", "remainder_", "masked_fill_"]
+CALLS = ["3, 0, 'a', 1, 2", "", "3, 0, 'a'", "'a'", "None", "1.5, 'a'", "L.ones(3), 2, 3"]
+
+
+@pytest.mark.parametrize("name", OVERLOADED)
+@pytest.mark.parametrize("call", CALLS)
+def test_overloaded_inplace(name: str, call: str) -> None:
+    _quiet(lambda L: eval(f"L.ones(3).{name}({call})", {"L": L}))
+
+
+@pytest.mark.parametrize("code", [
+    "L.ones(1, 3).squeeze_(0, 0)",
+    "L.ones(1, 1, 3).squeeze_(0, 1).shape",
+    "L.ones(1, 3).squeeze_(True, 0)",
+    "L.ones(1, 3, requires_grad=True).squeeze_(L.tensor(1, dtype=L.int16), 3, 0)",
+    "L.ones(1, 3, requires_grad=True).squeeze_(5)",
+    "L.ones(1, 3, requires_grad=True).squeeze_('a')",
+    "(L.ones(1, 3, requires_grad=True) * 1).squeeze_(5)",
+    "L.ones(1, 3, requires_grad=True).unsqueeze_(5)",
+    "L.ones(1, 3, requires_grad=True).unsqueeze_('a')",
+    "L.ones(1, 3, requires_grad=True).unsqueeze_(2 ** 63)",
+    "L.ones(1, 3).unsqueeze_(5)",
+])
+def test_view_changes_in_place(code: str) -> None:
+    _quiet(lambda L: eval(code, {"L": L}))

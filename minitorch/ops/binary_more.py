@@ -317,6 +317,7 @@ def float_power(input: Any, exponent: Any) -> Tensor:
     return pointwise.pow(base, power)
 
 
+@_call_form.overloads("Tensor exponent", "Number exponent")
 def float_power_(self: Tensor, exponent: Any) -> Tensor:
     """In-place :func:`float_power`, of a float64 tensor only.
 

@@ -40,6 +40,7 @@ def _inplace_unary(name: str) -> Any:
     return method
 
 
+@_call_form.overloads("Tensor exponent", "Number exponent")
 def pow_(self: Tensor, exponent: Any) -> Tensor:
     """In-place ``self **= exponent``.
 
@@ -81,7 +82,7 @@ def _parser_before_autograd(fn: Any, name: str, self: Tensor, args: tuple,
                 fn(self.detach(), *args, **kwargs)
         except TypeError:
             raise
-        except Exception:
+        except Exception:  # (the op's own checks come after autograd's refusal)
             pass
         raise
 
