@@ -285,3 +285,22 @@ def test_overloaded_inplace(name: str, call: str) -> None:
 ])
 def test_view_changes_in_place(code: str) -> None:
     _quiet(lambda L: eval(code, {"L": L}))
+
+
+@pytest.mark.parametrize("code", [
+    "L.ones(3).roll((L.tensor(True),))",
+    "L.ones(3).roll((L.tensor([True]),))",
+    "L.ones(3).roll(L.tensor(True))",
+    "L.ones(3).roll(L.tensor([True]))",
+    "L.ones(3).roll((1, L.tensor(True)), (0, 0))",
+    "L.roll(L.ones(3), [L.tensor(1)])",
+    "L.polygamma(200, L.ones(2))",
+    "L.polygamma(171, L.tensor([1., 2., 0.5], dtype=L.float64))",
+    "L.ones(3, dtype=L.bool).nan_to_num_(L.ones(3, dtype=L.bool), (0, 1), foo=L.ones(2))",
+    "L.ones(3).nan_to_num_(1.0, foo=1)",
+    "L.ones(3).hypot_(L.ones(3), foo=1)",
+    "L.ones(3).lerp_(L.ones(3), 0.5, foo=1)",
+    "L.ones(3).round_(decimals=1, foo=2)",
+])
+def test_more_parsing(code: str) -> None:
+    _quiet(lambda L: eval(code, {"L": L}))

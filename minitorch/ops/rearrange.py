@@ -65,7 +65,9 @@ def roll(input: Tensor, shifts: Any, dims: Any = ()) -> Tensor:
         _args.int_list_types("roll", dims, "dims", 3)
     for value in (shifts, dims):  # then a lone int past int64, as the parser unpacks it
         _args.lone_int(value)
-    shifts = _args.sizes("roll", (shifts,), "shifts", check_negative=False, position=2)
+    shifts = _args.sizes("roll", (shifts,), "shifts", check_negative=False, position=2,
+                         symint=isinstance(shifts, (tuple, list)))  # (a SymInt[1]: a lone
+    # tensor is read as an int, one in a list as a SymInt)
     dims = () if dims is None else _args.sizes("roll", (dims,), "dims", check_negative=False,
                                                position=3)
     if not shifts:
