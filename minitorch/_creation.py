@@ -51,7 +51,7 @@ def as_array(data: Any, dtype: D.dtype | None, device: Any = None) -> Any:
         _check_sized(data)
         target = dtype or _items_dtype(data)  # (inferred from the tensors inside, as torch)
         index = target is not None and not target.is_floating_point
-        values = _python_values(_unwrap(data, index=index, depth=_depth(data)), target)
+        values = _python_values(_unwrap(data, index=index, lengths=_lengths(data)), target)
     return backend.from_numpy(values, dev)
 
 
@@ -271,24 +271,32 @@ def _type_name(kind: type) -> str:
     return f"{kind.__module__}.{kind.__name__}"
 
 
-def _depth(data: Any) -> int:
-    """How deep torch measures the nesting of ``data``: down its first items, stopping at a
-    tensor (which torch reads as one number there)."""
-    depth = 0
+def _lengths(data: Any) -> tuple:
+    """The shape torch measures for ``data``: the lengths down its first items, stopping at
+    a tensor (which torch reads as one number there)."""
+    lengths: list = []
     while _is_sequence(data):
-        depth += 1
+        lengths.append(len(data))
         if not len(data):
             break
         data = data[0]
-    return depth
+    return tuple(lengths)
 
 
-def _unwrap(data: Any, nested: bool = False, index: bool = False, depth: int = 0) -> Any:
-    """``data`` as nested Python lists and numbers; a tensor inside a sequence at its last
-    level (``depth`` 0) must hold one element (torch reads it as a number; an integer one
-    for an integer or bool dtype), above it is a sequence; a range is a sequence."""
-    if isinstance(data, Tensor) and nested and depth > 0 and data.dim():
-        return [_unwrap(d, True, index, depth - 1) for d in data.unbind()]
+def _unwrap(data: Any, nested: bool = False, index: bool = False, lengths: tuple = (),
+            level: int = 0) -> Any:
+    """``data`` as nested Python lists and numbers, read as torch's copy does, depth first:
+    each sequence at ``level`` as long as ``lengths`` says; a tensor inside a sequence at
+    the last level must hold one element (torch reads it as a number; an integer one for
+    an integer or bool dtype), above it is a sequence; a range is a sequence."""
+    deeper = level < len(lengths)
+    if nested and deeper and lengths[level] and (
+            _is_sequence(data) or (isinstance(data, Tensor) and data.dim())) and \
+            len(data) != lengths[level]:
+        raise ValueError(f"expected sequence of length {lengths[level]} at dim {level} "
+                         f"(got {len(data)})")
+    if isinstance(data, Tensor) and nested and deeper and data.dim():
+        return [_unwrap(d, True, index, lengths, level + 1) for d in data.unbind()]
     if isinstance(data, Tensor):
         if nested and index and (data.numel() != 1 or data.dtype.is_floating_point):
             raise TypeError("only integer tensors of a single element can be converted to an "
@@ -297,7 +305,7 @@ def _unwrap(data: Any, nested: bool = False, index: bool = False, depth: int = 0
             raise ValueError("only one element tensors can be converted to Python scalars")
         return data.item() if data.dim() == 0 or nested else data.tolist()
     if _is_sequence(data):
-        return [_unwrap(d, True, index, depth - 1) for d in data]
+        return [_unwrap(d, True, index, lengths, level + 1) for d in data]
     if isinstance(data, np.ndarray):
         return data.tolist()
     return data

@@ -304,3 +304,20 @@ def test_view_changes_in_place(code: str) -> None:
 ])
 def test_more_parsing(code: str) -> None:
     _quiet(lambda L: eval(code, {"L": L}))
+
+
+@pytest.mark.parametrize("code", [
+    "L.HalfTensor([[1, 2], L.tensor([[1, 2]])])",
+    "L.as_tensor([[1, 2], L.tensor([[1, 2]])], dtype=L.int16)",
+    "L.tensor([[1, 2], L.tensor([3, 4, 5])])",
+    "L.tensor([[1, 2], [L.tensor(1.5)]], dtype=L.int8)",
+    "L.tensor([[1, 2], [L.tensor(1.5), 2]], dtype=L.int8)",
+    "L.tensor([[], [1]])",
+    "L.tensor([[1], []])",
+    "L.tensor([[1, 2], [3]])",
+    "L.tensor([[1, 2], [[3], 4]])",
+    "L.tensor([[1, 2], [3, 4], [5]])",
+    "L.tensor([range(2), [1, 2]])",
+])
+def test_nested_lengths_first(code: str) -> None:
+    _quiet(lambda L: eval(code, {"L": L}))
