@@ -321,3 +321,20 @@ def test_more_parsing(code: str) -> None:
 ])
 def test_nested_lengths_first(code: str) -> None:
     _quiet(lambda L: eval(code, {"L": L}))
+
+
+@pytest.mark.parametrize("code", [
+    "L.mul(L.zeros(2, dtype=L.float16), np.int64(-2 ** 63))",
+    "L.mul(L.zeros(2, dtype=L.float16), np.int64(70000))",
+    "L.mul(L.zeros(2, dtype=L.float16), np.float64(70000.0))",
+    "L.zeros(2, dtype=L.float16) * np.int64(70000)",
+    "np.int64(70000) * L.zeros(2, dtype=L.float16)",
+    "L.tensor([397.], dtype=L.float16) * np.float64(0.001)",
+    "L.tensor([397.], dtype=L.float16) / np.float32(1000)",
+    "L.tensor([397.], dtype=L.float16) * np.bool_(True)",
+    "L.zeros(2, dtype=L.float16).mul_(np.int64(70000))",
+    "L.addcdiv(L.zeros(2, dtype=L.float16), L.ones(2, dtype=L.float16), "
+    "L.ones(2, dtype=L.float16), value=np.int64(70000))",
+])
+def test_half_by_numpy_number(code: str) -> None:
+    _quiet(lambda L: eval(code, {"L": L, "np": np}))
