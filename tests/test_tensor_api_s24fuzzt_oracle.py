@@ -338,3 +338,16 @@ def test_nested_lengths_first(code: str) -> None:
 ])
 def test_half_by_numpy_number(code: str) -> None:
     _quiet(lambda L: eval(code, {"L": L, "np": np}))
+
+
+@pytest.mark.parametrize("code", [
+    "L.zeros(2, 0, 3, dtype=L.uint8).bitwise_right_shift_(np.float16(1.5))",
+    "L.zeros(2, dtype=L.uint8).bitwise_right_shift_(np.float16(1.5))",
+    "L.zeros(2, dtype=L.uint8).bitwise_left_shift_(np.int64(1))",
+    "L.zeros(2, dtype=L.int64).bitwise_and_(np.int8(3))",
+    "L.zeros(2, dtype=L.int64).bitwise_or_(np.bool_(True))",
+    "L.zeros(2, dtype=L.bool).bitwise_xor_(np.bool_(True))",
+    "L.zeros(2, dtype=L.int32).bitwise_and_(np.uint64(2 ** 63))",
+])
+def test_bitwise_inplace_numpy_number(code: str) -> None:
+    _quiet(lambda L: eval(code, {"L": L, "np": np}))
