@@ -39,6 +39,7 @@ def as_array(data: Any, dtype: D.dtype | None, device: Any = None) -> Any:
         return array if dev is None else backend.to_device(array, dev)
     if isinstance(data, np.generic) and dtype is not None:
         _leaf_kind(type(data), dtype)  # torch reads a numpy scalar as the number it holds
+        data = data.item()  # (its checks of a value the dtype cannot hold too)
     elif isinstance(data, np.uint64):  # a number its int64 reading refuses
         raise TypeError("an integer is required")
     if isinstance(data, np.ndarray):

@@ -351,3 +351,24 @@ def test_half_by_numpy_number(code: str) -> None:
 ])
 def test_bitwise_inplace_numpy_number(code: str) -> None:
     _quiet(lambda L: eval(code, {"L": L, "np": np}))
+
+
+NUMPY_NUMBERS = [np.int64(300), np.int64(-1), np.uint64(2 ** 63), np.uint64(5), np.uint8(200),
+                 np.int8(-3), np.float64(1.5), np.float32(1e10), np.float16(2.5),
+                 np.float64(np.nan), np.bool_(True), np.int32(70000), np.uint64(2 ** 64 - 1)]
+
+
+@pytest.mark.parametrize("value", NUMPY_NUMBERS, ids=repr)
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "int32", "int64", "float16", "float32",
+                                   "bool"])
+def test_numpy_number_given_a_dtype(value: Any, dtype: str) -> None:
+    _quiet(lambda L: L.tensor(value, dtype=getattr(L, dtype)))
+
+
+@pytest.mark.parametrize("code", [
+    "L.topk(L.ones(3, 3, dtype=L.int64), k=np.uint64(2))",
+    "L.ones(3).topk(np.int32(2), np.int8(0))",
+    "L.ones(0, 3).unsafe_chunk(2 ** 63 - 1)",
+])
+def test_numpy_ints_and_counts(code: str) -> None:
+    _quiet(lambda L: eval(code, {"L": L, "np": np}))

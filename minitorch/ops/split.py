@@ -161,9 +161,9 @@ def chunk_with(fn: str, input: Tensor, chunks: int, dim: int, op: type[Op] | Non
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     d = _split_dim("chunk", input, dim)
+    if input.shape[d] == 0 and chunks > _VECTOR_MAX:  # (torch's vector of pieces)
+        raise RuntimeError("cannot create std::vector larger than max_size()")
     if input.shape[d] == 0 and op is None:  # as torch: ``chunks`` empty pieces
-        if chunks > _VECTOR_MAX:
-            raise RuntimeError("cannot create std::vector larger than max_size()")
         return mark_multi_output(SplitWithSizes.apply(input, sizes=(0,) * chunks, dim=d))
     total = input.shape[d] + chunks - 1  # torch's ceil division, in int64: it may wrap
     if total > _args.INT64_MAX:
