@@ -372,3 +372,8 @@ def test_numpy_number_given_a_dtype(value: Any, dtype: str) -> None:
 ])
 def test_numpy_ints_and_counts(code: str) -> None:
     _quiet(lambda L: eval(code, {"L": L, "np": np}))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "int64"])
+def test_mvlgamma_huge_dimension(dtype: str) -> None:
+    _quiet(lambda L: L.mvlgamma(L.tensor([1., 2., 3.]).to(getattr(L, dtype)), 2 ** 62))
