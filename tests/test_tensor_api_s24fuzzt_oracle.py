@@ -377,3 +377,19 @@ def test_numpy_ints_and_counts(code: str) -> None:
 @pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "int64"])
 def test_mvlgamma_huge_dimension(dtype: str) -> None:
     _quiet(lambda L: L.mvlgamma(L.tensor([1., 2., 3.]).to(getattr(L, dtype)), 2 ** 62))
+
+
+@pytest.mark.parametrize("code", [
+    "L.trapezoid(L.ones(2, 3), None)",
+    "L.trapz(L.ones(2, 3), None)",
+    "L.cumulative_trapezoid(L.ones(2, 3), None)",
+    "L.trapezoid(L.ones(2, 3), None, dim=0)",
+    "L.trapezoid(L.ones(2, 3), dx=None)",
+    "L.trapezoid(L.ones(2, 3))",
+    "L.trapezoid(L.ones(2, 3), dx=2)",
+    "L.trapezoid(L.ones(2, 3), L.ones(3))",
+    "L.trapezoid(L.ones(2, 3), L.ones(3), dx=2)",
+    "L.ones(2, 3).trapezoid()",
+])
+def test_trapezoid_spacing(code: str) -> None:
+    _quiet(lambda L: eval(code, {"L": L}))
