@@ -393,3 +393,14 @@ def test_mvlgamma_huge_dimension(dtype: str) -> None:
 ])
 def test_trapezoid_spacing(code: str) -> None:
     _quiet(lambda L: eval(code, {"L": L}))
+
+
+@pytest.mark.parametrize("code", [
+    "L.copysign(L.ones(2), np.array(3))",
+    "L.copysign(L.ones(2), np.array([3]))",
+    "L.ones(2).copysign(np.array(3))",
+    "L.histc(L.ones(3), bins=2 ** 62)",
+    "L.histc(L.ones(3), bins=5)",
+])
+def test_arrays_and_huge_bins(code: str) -> None:
+    _quiet(lambda L: eval(code, {"L": L, "np": np}))
