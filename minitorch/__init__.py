@@ -562,6 +562,7 @@ def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     if not isinstance(input, Tensor):
         raise TypeError(f"all(): argument 'input' (position 1) must be Tensor, not "
                         f"{_args.type_name(input)}")
+    _methods.check_tensor_dim("all", (input, dim, keepdim), method=False)
     return input.all(dim, keepdim)
 
 
@@ -575,6 +576,7 @@ def any(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     if not isinstance(input, Tensor):
         raise TypeError(f"any(): argument 'input' (position 1) must be Tensor, not "
                         f"{_args.type_name(input)}")
+    _methods.check_tensor_dim("any", (input, dim, keepdim), method=False)
     return input.any(dim, keepdim)
 
 

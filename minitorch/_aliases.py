@@ -346,26 +346,34 @@ def _elementwise_(name: str, self: Tensor, fn: Callable, *others: Tensor) -> Ten
     return self
 
 
-def _map_(self: Tensor, tensor: Tensor, callable: Callable) -> Tensor:
+def _map_(self: Tensor, other: Tensor, callable: Callable) -> Tensor:
     """``self[i] = callable(self[i], tensor[i])`` (``tensor`` broadcast to ``self``).
 
     >>> minitorch.tensor([1., 2.]).map_(minitorch.tensor([3., 4.]), lambda a, b: a * b)
     tensor([3., 8.])
     """
-    if not isinstance(tensor, Tensor):
+    if not isinstance(other, Tensor):
         raise TypeError("map_(): argument 'other' (position 1) must be Tensor, not "
-                        f"{_args.type_name(tensor)}")
-    tensor = tensor.expand(self.shape)
-    return _elementwise_("map_", self, callable, tensor)
+                        f"{_args.type_name(other)}")
+    if self.requires_grad:  # torch's order: autograd's refusal, the dtypes, the shapes
+        return _elementwise_("map_", self, callable)
+    if other.dtype != self.dtype:
+        raise TypeError(f"map_: expected {_args.type_string(self.dtype)} for 'other' (got "
+                        f"{_args.type_string(other.dtype)})")
+    return _elementwise_("map_", self, callable, other.expand(self.shape))
 
 
-def _apply_(self: Tensor, callable: Callable) -> Tensor:
-    """``self[i] = callable(self[i])``.
+def _apply_(self: Tensor, *args: Callable, **kwargs: Any) -> Tensor:
+    """``self[i] = callable(self[i])`` (torch's C method: one argument, by position).
 
     >>> minitorch.tensor([1., 2.]).apply_(lambda a: a + 1)
     tensor([2., 3.])
     """
-    return _elementwise_("apply_", self, callable)
+    if kwargs:
+        raise TypeError("TensorBase.apply_() takes no keyword arguments")
+    if len(args) != 1:
+        raise TypeError(f"TensorBase.apply_() takes exactly one argument ({len(args)} given)")
+    return _elementwise_("apply_", self, args[0])
 
 
 def _itself(self: Tensor) -> Tensor:

@@ -123,10 +123,13 @@ def as_int(value: Any) -> int | None:
 # sizes, ``k``, ``index``, ``length``, eye's ``n``, take any one-element integer tensor)
 _INT64_PARAMETERS = frozenset(("offset", "chunks", "bins", "num_classes", "decimals", "row",
                                "col", "r", "start_dim", "end_dim", "size", "step", "from", "to",
-                               "source", "destination"))
+                               "source", "destination", "p"))
+# int64 parameters whose name is a SymInt elsewhere (eye's ``n``, an fft's ``n``)
+_INT64_OF = frozenset((("diff", "n"), ("polygamma", "n"), ("polygamma_", "n"),
+                       ("diag", "diagonal"), ("rot90", "k")))
 
 
-def as_param_int(value: Any, name: str) -> int | None:
+def as_param_int(value: Any, name: str, fn: str = "") -> int | None:
     """``value`` as an int for torch's parameter ``name``: as :func:`as_int`, but an int64
     parameter (a dim, ``offset``, ``chunks``, ...) takes a tensor only if it is 0-d and not
     bool, and never a numpy array (its SymInt ones take a 0-d one by ``__index__``).
@@ -137,7 +140,8 @@ def as_param_int(value: Any, name: str) -> int | None:
     >>> as_param_int(np.array(2), "k"), as_param_int(np.array(2), "dim")
     (2, None)
     """
-    int64 = name.startswith(("dim", "axis")) or name in _INT64_PARAMETERS
+    int64 = name.startswith(("dim", "axis")) or name in _INT64_PARAMETERS or \
+        (fn, name) in _INT64_OF
     if int64 and ((is_tensor(value) and (value.dim() or value.dtype.name == "bool")) or
                   type(value).__name__ == "ndarray"):
         return None  # (torch's parser takes a 0-d integral tensor, never a bool one)
@@ -196,9 +200,16 @@ def by_keyword(fn: str, keyword: str, values: tuple, given: Any) -> Any:
     return given
 
 
+# torch's SymInt[] parameters among those read by sizes(): their item of a bool tensor is
+# refused (an int[], a dim list, ``shifts``, takes it as 0 or 1)
+_SYMINT_LISTS = frozenset(("size", "shape", "sizes", "repeats", "split_sizes", "indices",
+                           "pad", "output_size", "stride", "normalized_shape"))
+
+
 def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True,
-          position: int = 1) -> tuple:
-    """The sizes of ``fn(*args)`` (ints, or one tuple/list of ints), checked like torch.
+          position: int = 1, symint: bool | None = None) -> tuple:
+    """The sizes of ``fn(*args)`` (ints, or one tuple/list of ints), checked like torch;
+    ``symint`` (by default: ``name`` is one of torch's SymInt lists) refuses a bool tensor.
 
     >>> sizes("ones", ([2, 3],))
     (2, 3)
@@ -218,6 +229,7 @@ def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True,
         if len(values) > 1 and as_int(values[0]) is None:  # torch then reads it as one size
             raise TypeError(f"{fn}() takes 1 positional argument but {len(values)} were given")
     out = []
+    symint = name in _SYMINT_LISTS if symint is None else symint
     for i, v in enumerate(values):
         n = v if type(v) is int else as_int(v)
         if n is None and i and isinstance(v, bool):  # torch's quirk: a bool after the first
@@ -229,6 +241,10 @@ def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True,
             raise TypeError(f"{fn}(): argument '{name}' failed to unpack the object at pos "
                             f"{i + 1} with error \"type must be tuple of ints,but got "
                             f"{type_name(v)}\"")
+        if symint and is_tensor(v) and v.dtype.name == "bool":  # a SymInt's item: integral
+            raise RuntimeError("Expected scalar.isIntegral( false) to be true, but got false.  "
+                               "(Could this error message be improved?  If so, please report "
+                               "an enhancement request to PyTorch.)")
         if not INT64_MIN <= n <= INT64_MAX:
             raise TypeError(f"{fn}(): argument '{name}' failed to unpack the object at pos "
                             f"{i + 1} with error \"Overflow when unpacking long long\"")
@@ -272,7 +288,8 @@ def lone_int(value: Any) -> int | None:
     return n
 
 
-def int_tuple(fn: str, value: Any, name: str, position: int) -> tuple:
+def int_tuple(fn: str, value: Any, name: str, position: int, symint: bool | None = None
+              ) -> tuple:
     """A tuple-of-ints argument that takes no lone int (``layer_norm``'s
     ``normalized_shape``), its types checked as torch's parser does.
 
@@ -285,7 +302,7 @@ def int_tuple(fn: str, value: Any, name: str, position: int) -> tuple:
     if not isinstance(value, (tuple, list)):
         raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be tuple of ints, not "
                         f"{type_name(value)}")
-    return sizes(fn, (value,), name, check_negative=False, position=position)
+    return sizes(fn, (value,), name, check_negative=False, position=position, symint=symint)
 
 
 def window(fn: str, value: Any, name: str, position: int, n: int = 2,
@@ -525,7 +542,7 @@ def parsed(fn: str, *specs: tuple) -> tuple:
 
 
 def _int_type(fn: str, value: Any, name: str, position: int | None) -> None:
-    if as_int(value) is None:
+    if as_param_int(value, name, fn) is None:
         integer(fn, value, name, position)
 
 
@@ -577,7 +594,7 @@ def integers(fn: str, *specs: tuple) -> tuple:
     TypeError: narrow(): argument 'length' (position 3) must be int, not float
     """
     for value, name, position in specs:
-        if as_param_int(value, name) is None:
+        if as_param_int(value, name, fn) is None:
             integer(fn, value, name, position)
     return tuple(integer(fn, *spec) for spec in specs)
 
@@ -589,7 +606,7 @@ def integer(fn: str, value: Any, name: str, position: int | None) -> int:
     Traceback (most recent call last):
     TypeError: eye(): argument 'n' (position 1) must be int, not NoneType
     """
-    n = as_param_int(value, name)
+    n = as_param_int(value, name, fn)
     if n is None:
         raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be int, not "
                         f"{type_name(value)}")

@@ -39,6 +39,9 @@ def as_array(data: Any, dtype: D.dtype | None, device: Any = None) -> Any:
         return array if dev is None else backend.to_device(array, dev)
     if isinstance(data, np.generic) and dtype is not None:
         _leaf_kind(type(data), dtype)  # torch reads a numpy scalar as the number it holds
+        data = data.item()  # (its checks of a value the dtype cannot hold too)
+    elif isinstance(data, np.uint64):  # a number its int64 reading refuses
+        raise TypeError("an integer is required")
     if isinstance(data, np.ndarray):
         _check_numpy(data)
     if isinstance(data, (np.ndarray, np.generic)):
@@ -48,7 +51,8 @@ def as_array(data: Any, dtype: D.dtype | None, device: Any = None) -> Any:
     else:
         _check_sized(data)
         target = dtype or _items_dtype(data)  # (inferred from the tensors inside, as torch)
-        values = _python_values(_unwrap(data, index=target in (D.int64, D.bool)), target)
+        index = target is not None and not target.is_floating_point
+        values = _python_values(_unwrap(data, index=index, lengths=_lengths(data)), target)
     return backend.from_numpy(values, dev)
 
 
@@ -296,10 +300,32 @@ def _type_name(kind: type) -> str:
     return f"{kind.__module__}.{kind.__name__}"
 
 
-def _unwrap(data: Any, nested: bool = False, index: bool = False) -> Any:
-    """``data`` as nested Python lists and numbers; a tensor inside a sequence must hold one
-    element (torch reads it as a number; an integer one for an ``index`` dtype, int64 or
-    bool), a range is a sequence."""
+def _lengths(data: Any) -> tuple:
+    """The shape torch measures for ``data``: the lengths down its first items, stopping at
+    a tensor (which torch reads as one number there)."""
+    lengths: list = []
+    while _is_sequence(data):
+        lengths.append(len(data))
+        if not len(data):
+            break
+        data = data[0]
+    return tuple(lengths)
+
+
+def _unwrap(data: Any, nested: bool = False, index: bool = False, lengths: tuple = (),
+            level: int = 0) -> Any:
+    """``data`` as nested Python lists and numbers, read as torch's copy does, depth first:
+    each sequence at ``level`` as long as ``lengths`` says; a tensor inside a sequence at
+    the last level must hold one element (torch reads it as a number; an integer one for
+    an integer or bool dtype), above it is a sequence; a range is a sequence."""
+    deeper = level < len(lengths)
+    if nested and deeper and lengths[level] and (
+            _is_sequence(data) or (isinstance(data, Tensor) and data.dim())) and \
+            len(data) != lengths[level]:
+        raise ValueError(f"expected sequence of length {lengths[level]} at dim {level} "
+                         f"(got {len(data)})")
+    if isinstance(data, Tensor) and nested and deeper and data.dim():
+        return [_unwrap(d, True, index, lengths, level + 1) for d in data.unbind()]
     if isinstance(data, Tensor):
         if nested and index and (data.numel() != 1 or data.dtype.is_floating_point):
             raise TypeError("only integer tensors of a single element can be converted to an "
@@ -308,7 +334,7 @@ def _unwrap(data: Any, nested: bool = False, index: bool = False) -> Any:
             raise ValueError("only one element tensors can be converted to Python scalars")
         return data.item() if data.dim() == 0 or nested else data.tolist()
     if _is_sequence(data):
-        return [_unwrap(d, True, index) for d in data]
+        return [_unwrap(d, True, index, lengths, level + 1) for d in data]
     if isinstance(data, np.ndarray):
         return data.tolist()
     return data

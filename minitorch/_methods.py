@@ -358,12 +358,24 @@ def squeeze(self: Tensor, dim: Any = _ALL) -> Tensor:
     return op.apply(self, dims=dims)
 
 
+@_call_form.int_varargs
+@_call_form.overloads("", "int dim", "tuple of ints dim")
 def squeeze_(self: Tensor, dim: Any = _ALL) -> Tensor:
     """In-place ``squeeze``: the tensor becomes a view of itself without those dims.
 
     >>> minitorch.zeros(1, 2, 1).squeeze_().shape
     torch.Size([2])
     """
+    try:  # autograd's refusal before the dims' ranges, after their types, as torch's
+        check_inplace_allowed(self)
+    except RuntimeError:
+        try:
+            _squeezed("squeeze_", self.detach(), dim)
+        except TypeError:
+            raise
+        except Exception:  # (the op's own checks come after autograd's refusal)
+            pass
+        raise
     op, dims = _squeezed("squeeze_", self, dim)
     return inplace_views.reshape_in_place(self, inplace_views.SQUEEZE_INPLACE[op], dims=dims)
 
@@ -603,6 +615,8 @@ def mul_(self: Tensor, other: Any) -> Tensor:
     return _binary_(self, pointwise.mul, other, ufunc="multiply")
 
 
+@_call_form.overloads("Tensor other", "Tensor other, *, str rounding_mode",
+                      "Number other, *, str rounding_mode")
 def div_(self: Tensor, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Tensor:
     """In-place ``self /= other`` (rounded with ``rounding_mode``, see :func:`div`)."""
     pointwise._rounding_mode("div_", (other,), rounding_mode)
@@ -728,6 +742,7 @@ def zero_(self: Tensor) -> Tensor:
     return self._inplace(inplace.Zero.apply, value=0)
 
 
+@_call_form.overloads("Tensor value", "Number value")
 def fill_(self: Tensor, value: Any) -> Tensor:
     """Fill with ``value``, in place (a 0-d tensor value gets its gradient)."""
     if isinstance(value, Tensor):
@@ -1303,6 +1318,24 @@ REDUCE_BOOL_SIGNATURES = ("Tensor input, *, Tensor out = None",
                           "Tensor input, int dim, bool keepdim = False, *, Tensor out = None")
 
 
+def check_tensor_dim(name: str, values: tuple, method: bool) -> None:
+    """``all``/``any``'s refusal of a ``dim`` tensor that is not 0-d and integral: none of
+    their overloads (an int64 dim, a tuple) takes it (``values``: the arguments from the dim
+    on, after the tensor for the function; a keepdim left False is not printed).
+
+    >>> check_tensor_dim("all", (minitorch.tensor([0]),), method=True)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    TypeError: all() received an invalid combination of arguments - got (Tensor), but ...
+    """
+    dim = values[1 - method]
+    if not _args.is_tensor(dim) or _args.as_param_int(dim, "dim") is not None:
+        return
+    given = values[:-1] if values[-1] is False else values
+    forms = list(REDUCE_BOOL_SIGNATURES)
+    raise _args.invalid_combination(name, given, *(_call_form.method_signatures(forms)
+                                                   if method else forms))
+
+
 def _reduce_bool(name: str) -> Any:
     """``all``/``any`` as a method, over everything or over ``dim``."""
 
@@ -1310,6 +1343,7 @@ def _reduce_bool(name: str) -> Any:
     def method(self: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
         from .ops._base import wrap
 
+        check_tensor_dim(name, (dim, keepdim), method=True)
         xp = self._xp
         _args.dim_types(name, dim)  # the parser's types, then the dims' ranges
         keepdim = _args.flag(name, keepdim, "keepdim")

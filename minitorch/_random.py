@@ -29,7 +29,14 @@ from . import _args, _batched_function, _call_form, _layout, _meta, _sampling
 from . import _dtype as D
 from ._creation import _CREATION_KEYWORDS, _created, _leaf, empty, rand, randn, zeros
 from ._generator import Generator, default_generator
-from ._tensor import Tensor, broadcast_pair, broadcast_shapes, check_inplace_allowed, expanded_shape
+from ._tensor import (
+    Tensor,
+    broadcast_pair,
+    broadcast_shapes,
+    check_inplace_allowed,
+    check_internal_overlap,
+    expanded_shape,
+)
 from .autograd.profiler import records
 from .backend import is_dense, namespace
 from .ops._base import Op, wrap
@@ -851,6 +858,7 @@ def random_(self: Tensor, *args: Any, generator: Any = None, **kwargs: Any) -> T
     if overload == 1:
         low, high = 0, _args.integer("random_", low, "to", 1)
     check_inplace_allowed(self)
+    check_internal_overlap(self)  # its TensorIterator's, before the bounds' checks
     if overload < 2 and high is not None:
         _check_range(low, high)
         low, high = _as_stored(self.dtype, low, high)
@@ -942,6 +950,7 @@ def exponential_(self: Tensor, lambd: float = 1.0, *, generator: Any = None) -> 
     check_inplace_allowed(self)
     if not lambd > 0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
+    check_internal_overlap(self)  # its TensorIterator's, before the kernel's dtype check
     if self.numel():  # torch's kernel, and its dtype check, never run on no elements
         _check_continuous("Exponential", self.dtype, _args.legacy)
     return self._inplace(Exponential.apply,
@@ -979,6 +988,7 @@ def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *,
     check_inplace_allowed(self)
     if not std > 0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std:g}")
+    check_internal_overlap(self)  # its TensorIterator's, before the kernel's dtype check
     _check_kernel(self, "log_normal_cpu", self.dtype.is_floating_point)
     return self._inplace(LogNormal.apply, draw=lambda t: _sample(
         "log_normal", t, generator, self._data, mean=mean, std=std))

@@ -1009,7 +1009,10 @@ class Tensor(metaclass=_TensorType):
         ``overlap`` False: the caller checked the written region's overlap with ``others``.
         """
         check_inplace_allowed(self, *others, overlap=overlap)
-        if not getattr(getattr(op, "__self__", None), "fills", False):  # (checked on writing)
+        records = grad_mode._state.grad_enabled and (
+            self.requires_grad or any(isinstance(o, Tensor) and o.requires_grad for o in others))
+        fills = getattr(getattr(op, "__self__", None), "fills", False)
+        if not fills:  # (one value for all: written into an expanded tensor too)
             check_internal_overlap(self)  # torch's TensorIterator's first check
         if others and type(others[0]) is int:  # a Python int as torch reads it for this dtype
             if hasattr(op, "__name__") and (typed := _call_form.types_first(
@@ -1022,8 +1025,6 @@ class Tensor(metaclass=_TensorType):
                                f"the desired output type {_args.legacy(self.dtype)}")
         if forward_ad.levels and forward_ad.has_tangents((self, *others)):
             return forward_ad.inplace(self, op, others, kwargs, ufunc)
-        records = grad_mode._state.grad_enabled and (
-            self.requires_grad or any(isinstance(o, Tensor) and o.requires_grad for o in others))
         if not records:
             if ufunc is not None and backend.ufunc_into(
                     ufunc, self._data, others[0]._data if isinstance(others[0], Tensor)
@@ -1032,21 +1033,21 @@ class Tensor(metaclass=_TensorType):
                 return self
             with grad_mode._recording(False):
                 out = op(self, *others, **kwargs)
-            self._write(out._data)
+            self._write(out._data, fills)
             return self
         if self._view_of is not None:
-            return self._inplace_on_view(op, others, kwargs)
+            return self._inplace_on_view(op, others, kwargs, fills)
         old = self._detached_copy()
         old._grad_fn, old._output_nr, old._requires_grad = (
             self._grad_fn, self._output_nr, self._requires_grad)
         old._accumulator = self._accumulator
         out = op(old, *others, **kwargs)
-        self._write(out._data)
+        self._write(out._data, fills)
         self._take_grad_fn(out._grad_fn, out._output_nr)
         return self
 
-    def _inplace_on_view(self, op: Callable[..., Tensor], others: tuple, kwargs: dict
-                         ) -> Tensor:
+    def _inplace_on_view(self, op: Callable[..., Tensor], others: tuple, kwargs: dict,
+                         fills: bool = False) -> Tensor:
         """A recorded in-place op on a view rewrites its base's history, as torch's CopySlices.
 
         The base's new grad_fn is ``CopySlices``: the old base with the view's elements
@@ -1064,9 +1065,10 @@ class Tensor(metaclass=_TensorType):
         old_root = root._history_alias()  # CopySlices copies it before the write below
         old_view = AsStridedView.apply(old_root, key=key)
         out = op(old_view, *others, **kwargs)
-        self._check_write(out._data)  # before CopySlices writes it into the base
-        new_root = CopySlices.apply(old_root, out, key=key)
-        self._write(out._data)
+        self._check_write(out._data, fills)  # before CopySlices writes it into the base
+        new_root = CopySlices.apply(old_root, out, key=key, overlapping=fills and _distinct_key(
+            self._data) is not None)
+        self._write(out._data, fills)
         self._rebase_view(new_root, key)
         return self
 
@@ -1088,15 +1090,24 @@ class Tensor(metaclass=_TensorType):
         alias._requires_grad, alias._accumulator = self._requires_grad, self._accumulator
         return alias
 
-    def _write(self, array: Any) -> None:
-        self._check_write(array)
-        self._data[...] = array
+    def _write(self, array: Any, fills: bool = False) -> None:
+        """``array`` written into this tensor's memory; ``fills`` (one value everywhere):
+        an expanded tensor's memory is written once, through one element of each."""
+        key = _distinct_key(self._data) if fills else None
+        if key is None:
+            self._check_write(array)
+            self._data[...] = array
+        else:
+            Tensor._make(self._data[key])._write(array[key])
         self._version_counter.value += 1
 
-    def _check_write(self, array: Any) -> None:
+    def _check_write(self, array: Any, fills: bool = False) -> None:
         """torch's refusals of writing ``array`` into this tensor's memory (where numpy's view
         of it is read-only only for coming from a broadcast, the tensor takes a writeable
-        one)."""
+        one); ``fills``: an expanded tensor is written through one element of each."""
+        if fills and (key := _distinct_key(self._data)) is not None:
+            Tensor._make(self._data[key])._check_write(array[key])
+            return
         shape = tuple(self._data.shape)
         check_output_shape(shape, tuple(array.shape))
         src = D.from_array_dtype(array.dtype)
@@ -1417,6 +1428,20 @@ def check_inplace_operands(t: Tensor, other: Any) -> None:
         check_output_shape(tuple(t.shape), broadcast_pair(t, other))
 
 
+def _distinct_key(array: Any) -> tuple | None:
+    """The index of ``array`` that keeps one element of each dim that an expand repeats (a
+    stride of 0), None where it has none.
+
+    >>> _distinct_key(minitorch.zeros(3).expand(2, 3)._data)
+    (slice(0, 1, None), slice(None, None, None))
+    """
+    strides = backend.element_strides(array)
+    if not strides or 0 in array.shape or not any(
+            st == 0 and n > 1 for st, n in zip(strides, array.shape)):
+        return None
+    return tuple(slice(0, 1) if st == 0 else slice(None) for st in strides)
+
+
 def check_internal_overlap(t: Tensor) -> None:
     """torch's refusal of a write into a tensor whose elements share memory (an expanded
     one), which its TensorIterator makes before it looks at shapes and dtypes.
@@ -1429,10 +1454,15 @@ def check_internal_overlap(t: Tensor) -> None:
     strides = backend.element_strides(t._data)
     if strides and 0 not in shape and any(  # an empty array's strides may be 0
             st == 0 and n > 1 for st, n in zip(strides, shape)):
-        raise RuntimeError(
-            "unsupported operation: more than one element of the written-to tensor refers "
-            "to a single memory location. Please clone() the tensor before performing the "
-            "operation.")
+        raise internal_overlap_error()
+
+
+def internal_overlap_error() -> RuntimeError:
+    """torch's refusal of a write into a tensor whose elements share memory."""
+    return RuntimeError(
+        "unsupported operation: more than one element of the written-to tensor refers "
+        "to a single memory location. Please clone() the tensor before performing the "
+        "operation.")
 
 
 def broadcast_shapes(*shapes: tuple) -> tuple:

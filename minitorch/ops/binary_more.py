@@ -250,8 +250,11 @@ logaddexp = public_binary(Logaddexp, "logaddexp", """``log(exp(input) + exp(othe
     """)
 
 
-@_call_form.overloads("Tensor input, Tensor other, *, Tensor out = None",
-                      "Tensor input, Number other, *, Tensor out = None")
+_COPYSIGN_SIGNATURES = ("Tensor input, Tensor other, *, Tensor out = None",
+                        "Tensor input, Number other, *, Tensor out = None")
+
+
+@_call_form.overloads(*_COPYSIGN_SIGNATURES)
 def copysign(input: Tensor, other: Any) -> Tensor:
     """``input``'s magnitude with ``other``'s sign (a tensor or a number).
 
@@ -262,6 +265,9 @@ def copysign(input: Tensor, other: Any) -> Tensor:
     if isinstance(other, Tensor):
         return Copysign.apply(input, other)
     _args.tensor_or_number("copysign", other, "other", 2)
+    other = _args.numpy_scalar(other)
+    if _args.is_array(other):  # a numpy array, even 0-d, is no Number to torch's parser
+        raise _args.invalid_combination("copysign", (input, other), *_COPYSIGN_SIGNATURES)
     _args.no_complex_kernel("copysign", input, other)
     check_unsigned(input, other)
     if type(other) is int:
@@ -329,6 +335,7 @@ def float_power_type(*operands: Any) -> str:
     return "ComplexDouble" if any(isinstance(v, complex) for v in operands) else "Double"
 
 
+@_call_form.overloads("Tensor exponent", "Number exponent")
 def float_power_(self: Tensor, exponent: Any) -> Tensor:
     """In-place :func:`float_power`, of a float64 tensor only.
 

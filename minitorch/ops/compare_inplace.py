@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._dtype import check_unsigned
 from .._tensor import Tensor
 from ._base import Op, wrap
@@ -58,6 +58,7 @@ _OPS = {name: _nodes(name) for name in ("eq", "ne", "lt", "le", "gt", "ge")}
 def _in_place(name: str, public: str, compare: Callable) -> Callable:
     scalar_op, tensor_op = _OPS[name]
 
+    @_call_form.overloads("Tensor other", "Number other")
     def method(self: Tensor, other: Any) -> Tensor:
         if not isinstance(other, (Tensor, int, float, complex)) and \
                 not _args.holds_number(other):

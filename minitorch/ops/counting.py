@@ -86,6 +86,7 @@ def histc(input: Tensor, bins: int = 100, min: Any = 0, max: Any = 0) -> Tensor:
         _args.check_overflow(bound, dt)
     if not dt.is_floating_point:
         raise _args.not_implemented("histogram_cpu", dt)
+    _args.check_alloc((bins + 1,), input._data.dtype.itemsize)  # (its bin edges, allocated)
     edges = linspace(xp, low, high, bins + 1, data.dtype)  # torch reads its outer edges
     left, right = edges[0], edges[-1]  # back from these (a span past the dtype: nan)
     kept = data[(data >= left) & (data <= right)]

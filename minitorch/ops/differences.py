@@ -101,13 +101,14 @@ def _no_bool(fn: str, *tensors: Any) -> None:
 def _spacing(fn: str, y: Tensor, x: Any, dx: Any) -> Any:
     """The sample spacing: a tensor ``x`` or a number ``dx`` (1 if neither), after torch's
     parser's choice of overload."""
-    if x is not None and (dx is not None or not isinstance(x, Tensor)):
-        given = (y, x) if x is not None else (y,)
+    has_x, has_dx = x is not _args.OMITTED, dx is not _args.OMITTED  # (an explicit None:
+    if (has_x and (has_dx or not isinstance(x, Tensor))) or (has_dx and dx is None):  # no
+        given = (y, x) if has_x else (y,)  # overload of torch's takes it)
         raise _args.invalid_combination(
-            fn, given, *_SIGNATURES[fn], keywords={} if dx is None else {"dx": dx})
-    if x is not None:
+            fn, given, *_SIGNATURES[fn], keywords={"dx": dx} if has_dx else {})
+    if has_x:
         return x
-    dx = 1 if dx is None else dx
+    dx = dx if has_dx else 1
     if isinstance(dx, (bool, complex)) or not _args.is_real(dx):
         if isinstance(dx, (bool, complex)):
             raise RuntimeError(f"{fn.replace('trapz', 'trapezoid')}: Currently, we only "
@@ -148,7 +149,8 @@ def _integral(fn: str, y: Any, x: Any, dx: Any, dim: Any, cumulative: bool) -> T
 
 
 @_call_form.overloads(*_SIGNATURES["trapezoid"])
-def trapezoid(y: Tensor, x: Tensor | None = None, *, dx: Any = None, dim: int = -1) -> Tensor:
+def trapezoid(y: Tensor, x: Any = _args.OMITTED, *, dx: Any = _args.OMITTED,
+              dim: int = -1) -> Tensor:
     """The integral of the samples ``y`` along ``dim`` by the trapezoid rule, at points ``x``
     or ``dx`` apart (1 if neither is given).
 
@@ -159,7 +161,8 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx: Any = None, dim: int = 
 
 
 @_call_form.overloads(*_SIGNATURES["trapz"])
-def trapz(y: Tensor, x: Tensor | None = None, *, dx: Any = None, dim: int = -1) -> Tensor:
+def trapz(y: Tensor, x: Any = _args.OMITTED, *, dx: Any = _args.OMITTED,
+          dim: int = -1) -> Tensor:
     """torch's older name for :func:`trapezoid`.
 
     >>> minitorch.trapz(minitorch.tensor([1., 2., 3.]), minitorch.tensor([0., 1., 3.]))
@@ -169,7 +172,7 @@ def trapz(y: Tensor, x: Tensor | None = None, *, dx: Any = None, dim: int = -1) 
 
 
 @_call_form.overloads(*_SIGNATURES["cumulative_trapezoid"])
-def cumulative_trapezoid(y: Tensor, x: Tensor | None = None, *, dx: Any = None,
+def cumulative_trapezoid(y: Tensor, x: Any = _args.OMITTED, *, dx: Any = _args.OMITTED,
                          dim: int = -1) -> Tensor:
     """The running integral of ``y`` along ``dim`` by the trapezoid rule (one value fewer
     than samples).

@@ -181,7 +181,9 @@ def polygamma_array(xp: Any, n: int, a: Any) -> Any:
     ``(-1)ⁿ⁺¹ n! ζ(n+1, a)`` in the dtype, ζ summed in float64 (float32 for float16)."""
     if n < 2:
         return half_via_float(digamma_array if n == 0 else trigamma_array, xp, a)
-    factorial = xp.asarray((1 if n % 2 else -1) * math.exp(math.lgamma(n + 1)), dtype=a.dtype)
+    log_factorial = math.lgamma(n + 1)  # n! overflows a double past 170: ±inf, as torch's
+    factorial = xp.asarray((1 if n % 2 else -1) * (
+        math.exp(log_factorial) if log_factorial < 709 else math.inf), dtype=a.dtype)
     wide = xp.float32 if a.dtype == getattr(xp, "float16", None) else xp.float64
     return factorial * xp.astype(zeta_array(xp, n + 1.0, xp.astype(a, wide)), a.dtype)
 
@@ -320,6 +322,7 @@ def _dimension(fn: str, input: Tensor, p: Any) -> int:
         raise RuntimeError("The input tensor may not be a boolean tensor.")
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
+    _args.check_alloc((p,), input._data.dtype.itemsize)  # torch's arange of p halves
     return p
 
 

@@ -510,6 +510,10 @@ def scatter_reduce_(self: Tensor, dim: int, index: Tensor, src: Tensor, reduce: 
                                                      include_self=include_self), src)
 
 
+@_call_form.overloads("int dim, Tensor index, Tensor src",
+                      "int dim, Tensor index, Tensor src, *, str reduce",
+                      "int dim, Tensor index, Number value",
+                      "int dim, Tensor index, Number value, *, str reduce")
 def scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
              reduce: str | None = None) -> Tensor:
     """In-place ``scatter``: the arguments' types are checked before the in-place

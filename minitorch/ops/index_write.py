@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._tensor import Tensor, check_inplace_allowed, check_no_overlap, expandable_to
 from ..backend import getitem, index_add, setitem, to_numpy
 from ._base import Op, sum_to, wrap
@@ -383,6 +383,7 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     return op(input, *operands, **keywords)
 
 
+@_call_form.overloads("int dim, Tensor index, Tensor value", "int dim, Tensor index, Number value")
 def index_fill_(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     """In-place ``index_fill``.
 

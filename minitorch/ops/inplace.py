@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._tensor import Tensor, sum_to
+from .._tensor import Tensor, internal_overlap_error, sum_to
 from ..backend import setitem, to_device
 from ._base import Op, array_of, wrap
 
@@ -92,8 +92,9 @@ class CopySlices(Op):
     _profile_name = "aten::index_put_"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, value: Any, *, key: Any) -> Tensor:
-        ctx.key = key
+    def forward(ctx: Any, a: Tensor, value: Any, *, key: Any, overlapping: bool = False
+                ) -> Tensor:
+        ctx.key, ctx.overlapping = key, overlapping
         ctx.value_meta = ((value.shape, value.dtype, _device_if_other(value, a))
                           if isinstance(value, Tensor) else None)
         xp = a._xp
@@ -103,6 +104,8 @@ class CopySlices(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
+        if ctx.overlapping:  # torch writes the view's gradient into an expanded view of g's
+            raise internal_overlap_error()
         mask = wrap(g._xp.ones(g._data.shape, dtype=g._data.dtype))
         setitem(g._xp, mask._data, ctx.key, 0)
         grad_value = None

@@ -19,6 +19,7 @@ from typing import Any
 from .. import _args, _call_form, backend
 from .._dtype import get_default_dtype, result_type
 from .._tensor import Tensor, check_inplace_allowed, check_inplace_operands, check_internal_overlap
+from ..autograd.grad_mode import no_grad
 from . import binary_more, pointwise, scan, special
 from ._base import Op, wrap
 
@@ -39,6 +40,7 @@ def _inplace_unary(name: str) -> Any:
     return method
 
 
+@_call_form.overloads("Tensor exponent", "Number exponent")
 def pow_(self: Tensor, exponent: Any) -> Tensor:
     """In-place ``self **= exponent``.
 
@@ -62,17 +64,41 @@ def _check_cast(name: str, self: Tensor, other: Tensor) -> None:
 
 
 def _parser_before_autograd(fn: Any, name: str, self: Tensor, args: tuple,
-                            kwargs: dict) -> None:
+                            kwargs: dict, first: str | None = None) -> None:
     """Where autograd refuses to write into ``self`` (a leaf that requires grad, ...), or its
-    TensorIterator an expanded ``self``, torch's parser has read the arguments' types first:
-    its refusal of one of the wrong type wins."""
+    TensorIterator an expanded ``self``, torch's parser has read the arguments first: its
+    refusal of one of the wrong type, or of their count, wins (``fn``'s own parsing, run
+    on a detached ``self``, finds those its signature does not declare)."""
     try:
         check_inplace_allowed(self, *args)
         check_internal_overlap(self)
     except RuntimeError:
         if typed := _call_form.types_first(fn, name, (self, *args), kwargs, method=True):
             raise TypeError(typed) from None
+        if first and args:
+            args, kwargs = args[1:], {first: args[0], **kwargs}
+        try:
+            with no_grad():
+                fn(self.detach(), *args, **kwargs)
+        except TypeError:
+            raise
+        except Exception:  # (the op's own checks come after autograd's refusal)
+            pass
         raise
+
+
+def _binds(fn: Any, args: tuple, kwargs: dict) -> bool:
+    try:
+        inspect.signature(fn).bind(*args, **kwargs)
+    except TypeError:
+        return False
+    return True
+
+
+def _refuse(message: str) -> None:
+    """A refusal already in torch's words: raised here, not in the method, the call's entry
+    takes it for the op's own, not for Python's refusal of the binding to word again."""
+    raise TypeError(message)
 
 
 def _inplace_of(fn: Any, name: str | None = None, first: str | None = None) -> Any:
@@ -88,10 +114,13 @@ def _inplace_of(fn: Any, name: str | None = None, first: str | None = None) -> A
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         if too_many := _call_form.too_many_positional(fn, f"{name}_", (self, *args), True):
-            raise TypeError(too_many)  # the parser's count and its missing arguments come
+            _refuse(too_many)  # the parser's count and its missing arguments come
         for missing in required[len(args):]:  # before autograd's or the kernel's refusals,
             _args.required(f"{name}_", kwargs.get(missing, _args.OMITTED), missing)  # in
-        _parser_before_autograd(fn, f"{name}_", self, args, kwargs)  # torch's words
+        if first is None and kwargs and not _binds(fn, (self, *args), kwargs):
+            fn(self, *args, **kwargs)  # Python's refusal (an unknown keyword), here: the
+            # call's entry words it as torch's parser, which reads the types first
+        _parser_before_autograd(fn, f"{name}_", self, args, kwargs, first)  # torch's words
         if name in _TENSOR_OTHER and (args or "other" in kwargs):
             other = args[0] if args else kwargs["other"]
             _args.tensor_args(name, (other, "other", 2))

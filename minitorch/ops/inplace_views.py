@@ -111,6 +111,8 @@ def unsqueeze_(self: Tensor, dim: int) -> Tensor:
     >>> minitorch.ones(2).unsqueeze_(0).shape
     torch.Size([1, 2])
     """
+    dim = _args.integer("unsqueeze_", dim, "dim", 1)
+    check_inplace_allowed(self)  # (torch's leaf check comes before the dim's range)
     return reshape_in_place(self, UnsqueezeInplace,
                              dim=_args.dim("unsqueeze_", dim, self.dim() + 1))
 

@@ -196,6 +196,8 @@ def _inplace_method(fn: Any) -> Any:
     # (``input``, not ``self``: the op's refusals are worded for the function form, which
     # the method's entry renumbers; bitwise ones take a tensor or a number, two overloads)
     def method(input: Tensor, other: Any) -> Tensor:
+        if fn in _BITS:  # a numpy number is the Python number it holds, to torch's parser
+            other = _args.numpy_scalar(other)
         if fn in _BITS and isinstance(other, (Tensor, int, float)):
             check_inplace_operands(input, other)
             check_unsigned(input, other)

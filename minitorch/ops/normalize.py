@@ -336,6 +336,7 @@ def _one_sided(side: str, input: Tensor, bound: Any, by_number: type, by_tensor:
     return by_number.apply(input, **{side: bound})
 
 
+@_call_form.overloads("Tensor min", "Number min")
 def clamp_min_(self: Tensor, min: Any) -> Tensor:
     """In place :func:`clamp_min`: a number bound is checked before the result's cast.
 
@@ -345,6 +346,7 @@ def clamp_min_(self: Tensor, min: Any) -> Tensor:
     return _one_sided_inplace("min", self, min, clamp_min)
 
 
+@_call_form.overloads("Tensor max", "Number max")
 def clamp_max_(self: Tensor, max: Any) -> Tensor:
     """In place :func:`clamp_max`: a number bound is checked before the result's cast.
 

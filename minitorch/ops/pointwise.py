@@ -107,6 +107,7 @@ def _half_by_one_value(ufunc_name: str, a: Any, b: Any) -> Tensor | None:
     # test every float32 product takes, asked first
     if not isinstance(a, Tensor) or a.dtype.name != "float16":
         return None
+    b = _args.numpy_scalar(b)  # a numpy number is the Python number it holds, to torch
     if type(b) is float or type(b) is int:
         pass
     elif (isinstance(b, Tensor) and b.numel() == 1

@@ -65,7 +65,9 @@ def roll(input: Tensor, shifts: Any, dims: Any = ()) -> Tensor:
         _args.int_list_types("roll", dims, "dims", 3)
     for value in (shifts, dims):  # then a lone int past int64, as the parser unpacks it
         _args.lone_int(value)
-    shifts = _args.sizes("roll", (shifts,), "shifts", check_negative=False, position=2)
+    shifts = _args.sizes("roll", (shifts,), "shifts", check_negative=False, position=2,
+                         symint=isinstance(shifts, (tuple, list)))  # (a SymInt[1]: a lone
+    # tensor is read as an int, one in a list as a SymInt)
     dims = () if dims is None else _args.sizes("roll", (dims,), "dims", check_negative=False,
                                                position=3)
     if not shifts:
@@ -135,13 +137,14 @@ def tile(input: Tensor, dims: Any) -> Tensor:
     tensor([[1, 2, 1, 2]])
     """
     _args.tensor_args("tile", (input, "input", 1))
-    return _tiled(input, _args.int_tuple("tile", dims, "dims", 2))
+    return _tiled(input, _args.int_tuple("tile", dims, "dims", 2, symint=True))
 
 
 @_args.sizes_by_keyword("dims", "tile")
 def _tile_method(self: Tensor, *dims: Any) -> Tensor:
     """``tile``: the method also takes the counts one by one (``x.tile(2, 2)``)."""
-    return _tiled(self, _args.sizes("tile", dims, "dims", check_negative=False))
+    return _tiled(self, _args.sizes("tile", dims, "dims", check_negative=False,
+                                     symint=True))
 
 
 def _tiled(input: Tensor, counts: tuple) -> Tensor:

@@ -161,9 +161,19 @@ def chunk_with(fn: str, input: Tensor, chunks: int, dim: int, op: type[Op] | Non
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     d = _split_dim("chunk", input, dim)
+    if input.shape[d] == 0 and chunks > _VECTOR_MAX:  # (torch's vector of pieces)
+        raise RuntimeError("cannot create std::vector larger than max_size()")
     if input.shape[d] == 0 and op is None:  # as torch: ``chunks`` empty pieces
         return mark_multi_output(SplitWithSizes.apply(input, sizes=(0,) * chunks, dim=d))
-    return _equal_pieces(input, -(-input.shape[d] // chunks), d, op)
+    total = input.shape[d] + chunks - 1  # torch's ceil division, in int64: it may wrap
+    if total > _args.INT64_MAX:
+        total -= 2 ** 64
+    size = -(-total // chunks) if total < 0 else total // chunks  # (C's truncation)
+    _split_dim("chunk", input, d, size)
+    return _equal_pieces(input, size, d, op)
+
+
+_VECTOR_MAX = _args.INT64_MAX // 8  # the most pieces a C++ vector of tensors holds
 
 
 def select(input: Tensor, dim: int, index: int) -> Tensor:
@@ -274,11 +284,15 @@ def _interleave(input: Tensor, repeats: Any, dim: Any, output_size: Any, forms: 
                 first: tuple) -> Tensor:
     """torch's two decompositions: an int count expands a new dim after ``dim`` and folds it
     in (``ViewBackward0``), a tensor of counts selects indices (``IndexSelectBackward0``)."""
-    counted = isinstance(repeats, Tensor) or (isinstance(repeats, int) and
-                                               not isinstance(repeats, bool))
-    if not counted or not all(v is None or type(v) is int for v in (dim, output_size)):
+    counted = isinstance(repeats, Tensor) or _args.as_int(repeats) is not None
+    ints = [None if v is None else _args.as_param_int(v, name)
+            for v, name in ((dim, "dim"), (output_size, "output_size"))]
+    if not counted or any(n is None and v is not None for n, v in zip(ints, (dim, output_size))):
         given = (repeats,) if dim is None else (repeats, dim)
         raise _args.invalid_combination("repeat_interleave", first + given, *forms)
+    dim, output_size = ints  # (numpy ints and 0-d integral tensors as ints, as torch's parser)
+    if not isinstance(repeats, Tensor):
+        repeats = _args.lone_int(repeats)  # (past int64: the parser's overflow)
     flat = input.flatten() if dim is None else input
     if isinstance(repeats, Tensor):
         return _interleave_counts(flat, repeats, 0 if dim is None else dim, output_size)
