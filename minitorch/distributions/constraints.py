@@ -232,6 +232,9 @@ class _IndependentConstraint(Constraint):
     def check(self, value: Tensor) -> Tensor:
         result = self.base_constraint.check(value)
         n = self.reinterpreted_batch_ndims
+        if result.dim() < n:
+            raise ValueError(f"Expected value.dim() >= {self.base_constraint.event_dim + n} "
+                             f"but got {value.dim()}")
         return result.reshape((*result.shape[:result.dim() - n], -1)).all(-1)
 
     def __repr__(self) -> str:

@@ -272,11 +272,11 @@ class AffineTransform(Transform):
         return (y - self.loc) / self.scale
 
     def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        shape = x.shape  # first: what is not a tensor fails here, as in torch
         if isinstance(self.scale, Number):
             result = minitorch.full_like(x, math.log(abs(self.scale)))
         else:
             result = minitorch.abs(self.scale).log()
-        shape = x.shape
         if self._event_dim:
             result = _sum_rightmost(result, self._event_dim)
             shape = shape[:-self._event_dim]
