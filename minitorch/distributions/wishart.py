@@ -106,8 +106,8 @@ class Wishart(ExponentialFamily):
         batch_shape = Size(batch_shape)
         cov_shape = (*batch_shape, *self.event_shape)
         new = self._expanded(Wishart, batch_shape, _instance,
-                             {"covariance_matrix": (), "scale_tril": (),
-                              "precision_matrix": ()},
+                             dict.fromkeys(("covariance_matrix", "scale_tril",
+                                            "precision_matrix"), tuple(self.event_shape)),
                              _batch_dims=[-(x + 1) for x in range(len(batch_shape))],
                              df=self.df.expand(batch_shape),
                              _unbroadcasted_scale_tril=
