@@ -137,6 +137,11 @@ CASES = {
         D(L).transform_to(C(L).stack([C(L).positive, C(L).unit_interval], 1))(L.zeros(3, 2))),
     "an independent constraint refuses too few dims": lambda L: C(L).real_vector.check(
         L.tensor(0.5)),
+    "a normal of bool parameters, empty": lambda L: D(L).HalfNormal(L.tensor(True)).expand(
+        (0,)).sample(),
+    "normal of empty int tensors": lambda L: L.normal(L.zeros(0, dtype=L.int64), L.ones(0).int()),
+    "normal of empty tensors whose result type does not cast": lambda L: L.normal(
+        L.zeros(2, 1, dtype=L.int64), L.ones(0)),
     "affine log-determinant of a number": lambda L: T(L).AffineTransform(
         0., 2.).log_abs_det_jacobian(0.5, 1.0),
 }
