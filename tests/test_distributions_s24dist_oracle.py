@@ -126,6 +126,9 @@ CASES = {
                                                 t.domain.check(x)))(
         T(L).StackTransform([T(L).ExpTransform(), T(L).AffineTransform(1., 2.)], dim=1),
         L.tensor([[0.3, -1.2], [2.0, 1.]])),
+    "stack transform along a negative dim": lambda L: (lambda t: (
+        t.event_dim, t.domain.event_dim, t(L.tensor([[0.3, -1.2]]))))(
+        T(L).StackTransform([T(L).ExpTransform(), T(L).AffineTransform(1., 2.)], dim=-1)),
     "stack transform out of range": lambda L: T(L).StackTransform([T(L).ExpTransform()], 2)(
         L.zeros(3)),
     "cdf transform": lambda L: (lambda t, x: (t(x), t.inv(t(x)), t.log_abs_det_jacobian(x, t(x)),

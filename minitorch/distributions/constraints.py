@@ -295,6 +295,12 @@ class _Stack(_Cat):
     def __init__(self, cseq: Any, dim: int = 0) -> None:
         super().__init__(cseq, dim)
 
+    @property
+    def event_dim(self) -> int:  # type: ignore[override]
+        """The pieces' event dims, one more where ``dim`` (negative) falls among them."""
+        dim = max(c.event_dim for c in self.cseq)
+        return dim + 1 if self.dim + dim < 0 else dim
+
     def check(self, value: Tensor) -> Tensor:
         _check_dim(self.dim, value)
         parts = [value.select(self.dim, i) for i in range(value.size(self.dim))]
