@@ -34,12 +34,13 @@ class LKJCholesky(Distribution):
                              f"Found dim={dim}.")
         self.dim = dim
         (self.concentration,) = broadcast_all(concentration)
+        batch_shape, event_shape = self.concentration.size(), Size((dim, dim))
         marginal = self.concentration + 0.5 * (self.dim - 2)
         offset = minitorch.arange(self.dim - 1, dtype=self.concentration.dtype,
                                   device=self.concentration.device)
         offset = minitorch.cat([offset.new_zeros((1,)), offset])
         self._beta = Beta(offset + 0.5, marginal.unsqueeze(-1) - 0.5 * offset)
-        super().__init__(self.concentration.size(), Size((dim, dim)), validate_args)
+        super().__init__(batch_shape, event_shape, validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> LKJCholesky:
         """The same distributions repeated over a larger ``batch_shape`` (views, no copy).
@@ -47,9 +48,10 @@ class LKJCholesky(Distribution):
         >>> LKJCholesky(2, 1.).expand([3]).concentration
         tensor([1., 1., 1.])
         """
-        batch_shape = Size(batch_shape)
-        return self._expanded(LKJCholesky, batch_shape, _instance, {"concentration": ()},
-                              dim=self.dim, _beta=self._beta.expand((*batch_shape, self.dim)))
+        new = self._expanded(LKJCholesky, batch_shape, _instance, {"concentration": ()},
+                             dim=self.dim)
+        new._beta = self._beta.expand((*new.batch_shape, self.dim))  # (after, as in torch)
+        return new
 
     def sample(self, sample_shape: Any = ()) -> Tensor:
         with minitorch.no_grad():

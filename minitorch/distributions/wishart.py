@@ -103,16 +103,18 @@ class Wishart(ExponentialFamily):
         >>> Wishart(3., covariance_matrix=minitorch.eye(2)).expand([4]).batch_shape
         torch.Size([4])
         """
+        new = self._get_checked_instance(Wishart, _instance)
         batch_shape = Size(batch_shape)
         cov_shape = (*batch_shape, *self.event_shape)
-        new = self._expanded(Wishart, batch_shape, _instance,
-                             dict.fromkeys(("covariance_matrix", "scale_tril",
-                                            "precision_matrix"), tuple(self.event_shape)),
-                             _batch_dims=[-(x + 1) for x in range(len(batch_shape))],
-                             df=self.df.expand(batch_shape),
-                             _unbroadcasted_scale_tril=
-                             self._unbroadcasted_scale_tril.expand(cov_shape))
+        new._unbroadcasted_scale_tril = self._unbroadcasted_scale_tril.expand(cov_shape)
+        new.df = self.df.expand(batch_shape)
+        new._batch_dims = [-(x + 1) for x in range(len(batch_shape))]
+        for name in ("covariance_matrix", "scale_tril", "precision_matrix"):
+            if name in self.__dict__:
+                setattr(new, name, self.__dict__[name].expand(cov_shape))
+        ExponentialFamily.__init__(new, batch_shape, self.event_shape, validate_args=False)
         new._dist_chi2 = new._chi2(new.df, batch_shape)
+        new._validate_args = self._validate_args
         return new
 
     @lazy_property
@@ -190,10 +192,11 @@ class Wishart(ExponentialFamily):
         if self._validate_args:
             self._validate_sample(value)
         nu, p = self.df, self._event_shape[-1]
+        log_prob = (-nu * self._log_det_scale() - minitorch.mvlgamma(nu / 2, p=p)
+                    + (nu - p - 1) / 2 * minitorch.linalg.slogdet(value).logabsdet)
         trace = minitorch.cholesky_solve(value, self._unbroadcasted_scale_tril).diagonal(
             dim1=-2, dim2=-1).sum(dim=-1)
-        return (-nu * self._log_det_scale() - minitorch.mvlgamma(nu / 2, p=p)
-                + (nu - p - 1) / 2 * minitorch.linalg.slogdet(value).logabsdet - trace / 2)
+        return log_prob - trace / 2
 
     def entropy(self) -> Tensor:
         nu, p = self.df, self._event_shape[-1]
