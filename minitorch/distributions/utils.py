@@ -81,6 +81,21 @@ class BinaryParameters:
         return logits_to_probs(self.logits, is_binary=True)
 
 
+def _count_and_binary_param(dist: Any, total_count: Any, probs: Any, logits: Any) -> None:
+    """``dist.total_count`` and the one of ``probs``/``logits`` given, broadcast, the count
+    of the parameter's dtype, the parameter also as ``dist._param`` (Binomial,
+    NegativeBinomial); torch's error where neither or both are given."""
+    if (probs is None) == (logits is None):
+        raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+    if probs is not None:
+        dist.total_count, dist.probs = broadcast_all(total_count, probs)
+        dist._param = dist.probs
+    else:
+        dist.total_count, dist.logits = broadcast_all(total_count, logits)
+        dist._param = dist.logits
+    dist.total_count = dist.total_count.type_as(dist._param)
+
+
 def _sum_rightmost(value: Tensor, dim: int) -> Tensor:
     """``value`` summed over its last ``dim`` dims."""
     if dim == 0:
