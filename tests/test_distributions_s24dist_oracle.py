@@ -144,6 +144,10 @@ CASES = {
     "normal of empty int tensors": lambda L: L.normal(L.zeros(0, dtype=L.int64), L.ones(0).int()),
     "normal of empty tensors whose result type does not cast": lambda L: L.normal(
         L.zeros(2, 1, dtype=L.int64), L.ones(0)),
+    "student t expands its bool df before its chi2": lambda L: D(L).StudentT(
+        0.25, L.tensor(True), L.tensor([[2.163], [2.969]], dtype=L.float16)).expand((-1,)),
+    "fisher snedecor expands its bool df before its gammas": lambda L: D(L).FisherSnedecor(
+        L.tensor([[2.163], [2.969]]).to(L.bool), 0.25).expand((-1,)),
     "affine log-determinant of a number": lambda L: T(L).AffineTransform(
         0., 2.).log_abs_det_jacobian(0.5, 1.0),
 }

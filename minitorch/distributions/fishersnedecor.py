@@ -48,10 +48,10 @@ class FisherSnedecor(Distribution):
         >>> FisherSnedecor(2., 6.).expand([2]).df1
         tensor([2., 2.])
         """
-        batch_shape = Size(batch_shape)
-        return self._expanded(FisherSnedecor, batch_shape, _instance, {"df1": (), "df2": ()},
-                              _gamma1=self._gamma1.expand(batch_shape),
-                              _gamma2=self._gamma2.expand(batch_shape))
+        new = self._expanded(FisherSnedecor, batch_shape, _instance, {"df1": (), "df2": ()})
+        new._gamma1 = self._gamma1.expand(new.batch_shape)  # after the parameters, as torch
+        new._gamma2 = self._gamma2.expand(new.batch_shape)
+        return new
 
     @property
     def mean(self) -> Tensor:
