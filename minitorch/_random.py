@@ -336,8 +336,14 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None
         return _leaf(normal_(sample, mean, std, generator=generator)._data, requires_grad)
     _check_std(std)
     if key == (True, True):  # torch's output shape before its kernel's dtype
-        broadcast_pair(mean, std)
-    _check_float((mean if key[0] else std).dtype, "normal_kernel_cpu")
+        shape = broadcast_pair(mean, std)
+    else:
+        shape = (mean if key[0] else std).shape
+    out = (mean if key[0] else std).dtype
+    if math.prod(shape):  # (no kernel runs, so no dtype is refused, for an empty output)
+        _check_float(out, "normal_kernel_cpu")
+    elif key == (True, True) and not D.can_cast(D.result_type(mean, std), out):
+        raise _args.cast_error(D.result_type(mean, std), out)
     return _NormalOps[key].apply(mean, std, generator)
 
 

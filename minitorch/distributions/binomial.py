@@ -16,7 +16,7 @@ import minitorch
 from .._tensor import Size, Tensor
 from . import constraints
 from .distribution import Distribution
-from .utils import BinaryParameters, broadcast_all
+from .utils import BinaryParameters, _count_and_binary_param
 
 
 def _clamp_by_zero(x: Tensor) -> Tensor:
@@ -33,15 +33,7 @@ class Binomial(BinaryParameters, Distribution):
 
     def __init__(self, total_count: Tensor | int = 1, probs: Tensor | None = None,
                  logits: Tensor | None = None, validate_args: bool | None = None) -> None:
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
-        if probs is not None:
-            self.total_count, self.probs = broadcast_all(total_count, probs)
-            self._param = self.probs
-        else:
-            self.total_count, self.logits = broadcast_all(total_count, logits)
-            self._param = self.logits
-        self.total_count = self.total_count.type_as(self._param)
+        _count_and_binary_param(self, total_count, probs, logits)
         super().__init__(self._param.size(), validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Binomial:

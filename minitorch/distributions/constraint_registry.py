@@ -12,16 +12,21 @@ from collections.abc import Callable
 from numbers import Number
 from typing import Any
 
+import minitorch  # noqa: F401 (the doctests' name)
+
 from . import constraints
 from .transforms import (
     AffineTransform,
+    CatTransform,
     ComposeTransform,
+    CorrCholeskyTransform,
     ExpTransform,
     IndependentTransform,
     LowerCholeskyTransform,
     PositiveDefiniteTransform,
     SigmoidTransform,
     SoftmaxTransform,
+    StackTransform,
     StickBreakingTransform,
     Transform,
     identity_transform,
@@ -132,3 +137,37 @@ def _transform_to_lower_cholesky(constraint: Any) -> Transform:
 @transform_to.register(constraints.positive_semidefinite)
 def _transform_to_positive_definite(constraint: Any) -> Transform:
     return PositiveDefiniteTransform()
+
+
+@biject_to.register(constraints.corr_cholesky)
+@transform_to.register(constraints.corr_cholesky)
+def _transform_to_corr_cholesky(constraint: Any) -> Transform:
+    return CorrCholeskyTransform()
+
+
+@biject_to.register(constraints.cat)
+def _biject_to_cat(constraint: Any) -> Transform:
+    """Each piece's own bijection, on its slice.
+
+    >>> t = biject_to(constraints.cat([constraints.real, constraints.real], lengths=[2, 1]))
+    >>> t(minitorch.zeros(3)), t.lengths
+    (tensor([0., 0., 0.]), [2, 1])
+    """
+    return CatTransform([biject_to(c) for c in constraint.cseq], constraint.dim,
+                        constraint.lengths)
+
+
+@transform_to.register(constraints.cat)
+def _transform_to_cat(constraint: Any) -> Transform:
+    return CatTransform([transform_to(c) for c in constraint.cseq], constraint.dim,
+                        constraint.lengths)
+
+
+@biject_to.register(constraints.stack)
+def _biject_to_stack(constraint: Any) -> Transform:
+    return StackTransform([biject_to(c) for c in constraint.cseq], constraint.dim)
+
+
+@transform_to.register(constraints.stack)
+def _transform_to_stack(constraint: Any) -> Transform:
+    return StackTransform([transform_to(c) for c in constraint.cseq], constraint.dim)

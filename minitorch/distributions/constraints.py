@@ -232,11 +232,79 @@ class _IndependentConstraint(Constraint):
     def check(self, value: Tensor) -> Tensor:
         result = self.base_constraint.check(value)
         n = self.reinterpreted_batch_ndims
+        if result.dim() < n:
+            raise ValueError(f"Expected value.dim() >= {self.base_constraint.event_dim + n} "
+                             f"but got {value.dim()}")
         return result.reshape((*result.shape[:result.dim() - n], -1)).all(-1)
 
     def __repr__(self) -> str:
         return f"IndependentConstraint({self.base_constraint!r}, {self.reinterpreted_batch_ndims})"
 
+
+
+class _CorrCholesky(Constraint):
+    """Lower Cholesky factors of correlation matrices: each row of unit length (to within
+    ten machine epsilons per column)."""
+
+    event_dim = 2
+
+    def check(self, value: Tensor) -> Tensor:
+        tol = minitorch.finfo(value.dtype).eps * value.size(-1) * 10
+        row_norm = minitorch.linalg.norm(value.detach(), dim=-1)
+        unit_rows = (row_norm - 1.0).abs().le(tol).all(dim=-1)
+        return _LowerCholesky().check(value) & unit_rows
+
+
+def _check_dim(dim: int, value: Tensor) -> None:
+    if not -value.dim() <= dim < value.dim():
+        raise AssertionError(f"dim {dim} out of range for value with {value.dim()} dimensions")
+
+
+class _Cat(Constraint):
+    """Constraints ``cseq`` each checked on its own ``lengths`` slice along ``dim``."""
+
+    def __init__(self, cseq: Any, dim: int = 0, lengths: Any = None) -> None:
+        if not all(isinstance(c, Constraint) for c in cseq):
+            raise AssertionError("All elements of cseq must be Constraint instances")
+        self.cseq, self.dim = list(cseq), dim
+        self.lengths = [1] * len(self.cseq) if lengths is None else list(lengths)
+        if len(self.lengths) != len(self.cseq):
+            raise AssertionError(f"lengths ({len(self.lengths)}) must match cseq "
+                                 f"({len(self.cseq)})")
+
+    @property
+    def is_discrete(self) -> bool:  # type: ignore[override]
+        return any(c.is_discrete for c in self.cseq)
+
+    @property
+    def event_dim(self) -> int:  # type: ignore[override]
+        return max(c.event_dim for c in self.cseq)
+
+    def check(self, value: Tensor) -> Tensor:
+        _check_dim(self.dim, value)
+        checks, start = [], 0
+        for constraint, length in zip(self.cseq, self.lengths):
+            checks.append(constraint.check(value.narrow(self.dim, start, length)))
+            start += length
+        return minitorch.cat(checks, self.dim)
+
+
+class _Stack(_Cat):
+    """Constraints ``cseq`` each checked on its own slice ``value.select(dim, i)``."""
+
+    def __init__(self, cseq: Any, dim: int = 0) -> None:
+        super().__init__(cseq, dim)
+
+    @property
+    def event_dim(self) -> int:  # type: ignore[override]
+        """The pieces' event dims, one more where ``dim`` (negative) falls among them."""
+        dim = max(c.event_dim for c in self.cseq)
+        return dim + 1 if self.dim + dim < 0 else dim
+
+    def check(self, value: Tensor) -> Tensor:
+        _check_dim(self.dim, value)
+        parts = [value.select(self.dim, i) for i in range(value.size(self.dim))]
+        return minitorch.stack([c.check(v) for c, v in zip(self.cseq, parts)], self.dim)
 
 
 class MixtureSameFamilyConstraint(Constraint):
@@ -289,6 +357,9 @@ square = _Square()
 symmetric = _Symmetric()
 positive_definite = _PositiveDefinite()
 positive_semidefinite = _PositiveSemidefinite()
+corr_cholesky = _CorrCholesky()
+cat = _Cat
+stack = _Stack
 greater_than = _GreaterThan
 greater_than_eq = _GreaterThanEq
 less_than = _LessThan

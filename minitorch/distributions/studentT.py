@@ -41,9 +41,9 @@ class StudentT(Distribution):
         >>> StudentT(3.).expand([2]).df
         tensor([3., 3.])
         """
-        return self._expanded(StudentT, batch_shape, _instance,
-                              {"df": (), "loc": (), "scale": ()},
-                              _chi2=self._chi2.expand(batch_shape))
+        new = self._expanded(StudentT, batch_shape, _instance, {"df": (), "loc": (), "scale": ()})
+        new._chi2 = self._chi2.expand(new.batch_shape)  # after the parameters, as torch
+        return new
 
     @property
     def mean(self) -> Tensor:

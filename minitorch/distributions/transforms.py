@@ -272,11 +272,11 @@ class AffineTransform(Transform):
         return (y - self.loc) / self.scale
 
     def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        shape = x.shape  # first: what is not a tensor fails here, as in torch
         if isinstance(self.scale, Number):
             result = minitorch.full_like(x, math.log(abs(self.scale)))
         else:
             result = minitorch.abs(self.scale).log()
-        shape = x.shape
         if self._event_dim:
             result = _sum_rightmost(result, self._event_dim)
             shape = shape[:-self._event_dim]
@@ -719,3 +719,45 @@ class ComposeTransform(Transform):
 
 
 identity_transform = ComposeTransform([])
+
+
+class CumulativeDistributionTransform(Transform):
+    """``y = distribution.cdf(x)``: the distribution's support onto the unit interval (the
+    log-determinant is its ``log_prob``).
+
+    >>> from minitorch.distributions import Normal
+    >>> CumulativeDistributionTransform(Normal(0., 1.))(minitorch.tensor(0.))
+    tensor(0.5000)
+    """
+
+    bijective = True
+    codomain = constraints.unit_interval
+    sign = +1
+
+    def __init__(self, distribution: Any, cache_size: int = 0) -> None:
+        super().__init__(cache_size=cache_size)
+        self.distribution = distribution
+
+    @property
+    def domain(self) -> constraints.Constraint:  # type: ignore[override]
+        return self.distribution.support
+
+    def _call(self, x: Tensor) -> Tensor:
+        return self.distribution.cdf(x)
+
+    def _inverse(self, y: Tensor) -> Tensor:
+        return self.distribution.icdf(y)
+
+    def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
+        return self.distribution.log_prob(x)
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        if self._cache_size == cache_size:
+            return self
+        return CumulativeDistributionTransform(self.distribution, cache_size=cache_size)
+
+
+# torch's module holds these too; they live in their own modules here
+from .corr_cholesky import CorrCholeskyTransform  # noqa: E402, F401
+from .piecewise_transforms import CatTransform, StackTransform  # noqa: E402, F401
+from .utils import tril_matrix_to_vec, vec_to_tril_matrix  # noqa: E402, F401

@@ -81,9 +81,63 @@ class BinaryParameters:
         return logits_to_probs(self.logits, is_binary=True)
 
 
+def _count_and_binary_param(dist: Any, total_count: Any, probs: Any, logits: Any) -> None:
+    """``dist.total_count`` and the one of ``probs``/``logits`` given, broadcast, the count
+    of the parameter's dtype, the parameter also as ``dist._param`` (Binomial,
+    NegativeBinomial); torch's error where neither or both are given."""
+    if (probs is None) == (logits is None):
+        raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+    if probs is not None:
+        dist.total_count, dist.probs = broadcast_all(total_count, probs)
+        dist._param = dist.probs
+    else:
+        dist.total_count, dist.logits = broadcast_all(total_count, logits)
+        dist._param = dist.logits
+    dist.total_count = dist.total_count.type_as(dist._param)
+
+
 def _sum_rightmost(value: Tensor, dim: int) -> Tensor:
     """``value`` summed over its last ``dim`` dims."""
     if dim == 0:
         return value
     return value.reshape(*value.shape[:-dim], -1).sum(-1)  # (torch's reading of a negative
     # ``dim``, or one past the value's dims, too)
+
+
+def _tril_mask(n: int, diag: int, device: Any) -> Tensor:
+    """True on and below the ``diag``-th diagonal of an ``n x n`` matrix."""
+    arange = minitorch.arange(n, device=device)
+    return arange < arange.view(-1, 1) + (diag + 1)
+
+
+def tril_matrix_to_vec(mat: Tensor, diag: int = 0) -> Tensor:
+    """The entries on and below the ``diag``-th diagonal of (a batch of) square matrices, in
+    row order.
+
+    >>> tril_matrix_to_vec(minitorch.tensor([[1., 2.], [3., 4.]]))
+    tensor([1., 3., 4.])
+    """
+    n = mat.shape[-1]
+    if diag < -n or diag >= n:
+        raise ValueError(f"diag ({diag}) provided is outside [{-n}, {n - 1}].")
+    return mat[..., _tril_mask(n, diag, mat.device)]
+
+
+def vec_to_tril_matrix(vec: Tensor, diag: int = 0) -> Tensor:
+    """(A batch of) square matrices whose entries on and below the ``diag``-th diagonal are
+    ``vec``'s, in row order, and zero elsewhere.
+
+    >>> vec_to_tril_matrix(minitorch.tensor([1., 3., 4.]))
+    tensor([[1., 0.],
+            [3., 4.]])
+    """
+    size = vec.shape[-1]
+    b = 1 + 2 * diag
+    n = (-b + (b ** 2 + 8 * size + 4 * abs(diag) * (diag + 1)) ** 0.5) / 2
+    if round(n) - n > minitorch.finfo(vec.dtype).eps:
+        raise ValueError(f"The size of last dimension is {size} which cannot be expressed as "
+                         "the lower triangular part of a square D x D matrix.")
+    n = round(n)
+    mat = vec.new_zeros((*vec.shape[:-1], n, n))
+    mat[..., _tril_mask(n, diag, vec.device)] = vec
+    return mat
