@@ -13,15 +13,17 @@ callbacks ``map_`` and ``apply_``.
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Callable
 from typing import Any
 
 from . import _args, _call_form, _layout, _storage, backend
+from . import _dtype as D
 from ._layout import strided
 from ._tensor import Tensor
 from ._warn_once import warn_once
 from .ops import pointwise, scan, shape, unary_more
-from .ops._base import example, public_unary, wrap
+from .ops._base import example, public_unary
 
 
 @_call_form.alias_of("div")
@@ -329,6 +331,24 @@ def _pin_memory(self: Tensor, device: Any = None) -> Tensor:
     raise RuntimeError("Cannot access accelerator device when none is available.")
 
 
+def _unpacked(value: Any, dt: Any) -> Any:
+    """One result of ``apply_``/``map_`` as torch writes it into dtype ``dt``: a float read
+    as a double (unchecked), an int as a C long long, then converted with its overflow check
+    (an unsigned type wraps what is within minus its maximum)."""
+    if dt.is_floating_point:
+        if not isinstance(value, (int, float)):
+            raise TypeError(f"must be real number, not {_args.type_name(value)}")
+        return float(value)
+    if dt.name == "bool":
+        return bool(value if isinstance(value, float) else operator.index(value))
+    n = value if isinstance(value, float) else operator.index(value)
+    if isinstance(n, int) and not _args.INT64_MIN <= n <= _args.INT64_MAX:
+        raise ValueError("Overflow when unpacking long long")
+    if D.overflows(n, dt):
+        raise RuntimeError(f"value cannot be converted to type {dt.name} without overflow")
+    return D.wrapped(int(n), dt)
+
+
 def _elementwise_(name: str, self: Tensor, fn: Callable, *others: Tensor) -> Tensor:
     """``self[i] = fn(self[i], *others[i])`` for every element, in Python, as torch's CPU
     ``map_``/``apply_`` (which refuse tensors that require grad)."""
@@ -336,13 +356,13 @@ def _elementwise_(name: str, self: Tensor, fn: Callable, *others: Tensor) -> Ten
         raise RuntimeError(f"Can't call {name}() on Variable that requires grad. Use "
                            f"var.detach().{name}() instead.")
     xp, data = self._xp, self._data
-    convert = bool if self.dtype.name == "bool" else \
-        float if self.dtype.is_floating_point else int
     values = [xp.broadcast_to(o._data, data.shape) for o in others]
-    flat = [convert(fn(*items)) for items in zip(data.reshape(-1).tolist(),
-                                                 *(v.reshape(-1).tolist() for v in values))]
+    flat = [_unpacked(fn(*items), self.dtype) for items in zip(
+        data.reshape(-1).tolist(), *(v.reshape(-1).tolist() for v in values))]
     if flat:
-        self.copy_(wrap(xp.reshape(xp.asarray(flat, dtype=data.dtype), data.shape)))
+        from ._creation import tensor  # (a float past float16's range is inf, silently)
+
+        self.copy_(tensor(flat, dtype=self.dtype, device=self.device).reshape(data.shape))
     return self
 
 

@@ -113,9 +113,11 @@ def save(obj: Any, f: Any, pickle_module: Any = None, pickle_protocol: int = 2,
     """
     with _opened(f, "wb") as file:  # torch refuses a bad ``f`` before it pickles anything
         buffer = io.BytesIO()
-        pickle.dump(_MAGIC_NUMBER, buffer, protocol=2)
-        _Pickler(buffer, protocol=max(pickle_protocol, 3)).dump(obj)  # 2 spells bytes by a codec
-        file.write(buffer.getbuffer())
+        try:
+            pickle.dump(_MAGIC_NUMBER, buffer, protocol=2)
+            _Pickler(buffer, protocol=max(pickle_protocol, 3)).dump(obj)  # 2: bytes by a codec
+        finally:  # torch closes its archive even when pickling failed: a text stream refuses
+            file.write(buffer.getbuffer())
 
 
 _SAFE: dict[str, Any] = {

@@ -118,6 +118,8 @@ def torch_sum(xp: Any, a: Any, dims: tuple[int, ...] | None = None,
     if type(a) is np.ndarray:  # the common case, without the device look-up
         if a.dtype.char in "fd":
             return _owning(cascade_sum(xp, a, dims, keepdim))
+        if a.dtype.char == "e":  # torch adds float16 in float32 accumulators, in its order
+            return cascade_sum(xp, a.astype(np.float32), dims, keepdim).astype(np.float16)
     elif a.dtype in (xp.float32, xp.float64) and device_of(a).type == "cpu":
         return _owning(cascade_sum(xp, a, dims, keepdim))
     return xp.sum(a, axis=dims, keepdims=keepdim)
