@@ -209,3 +209,29 @@ MIXED_DATA = {
 @pytest.mark.parametrize("case", sorted(MIXED_DATA))
 def test_data_with_a_wide_unsigned_numpy_value_promotes_as_torch_does(case):
     assert_as_torch(MIXED_DATA[case])
+
+
+COPIES_FORWARD = {
+    "view_copy": lambda L, x: (L.view_copy(x, (2, 3)) ** 3).sum(),
+    "permute_copy": lambda L, x: (L.permute_copy(x.view(2, 3), (1, 0)) ** 3 * x.view(3, 2)).sum(),
+    "split_copy": lambda L, x: sum((t ** 2).sum() * (i + 1)
+                                   for i, t in enumerate(L.split_copy(x, 2))),
+    "expand_copy": lambda L, x: (L.expand_copy(x, (2, 6)) ** 3).sum(),
+}
+
+
+@pytest.mark.parametrize("transform", ["jacfwd", "jacfwd(jacfwd)", "jacfwd(jacrev)",
+                                       "jacrev(jacfwd)"])
+@pytest.mark.parametrize("copy", sorted(COPIES_FORWARD))
+def test_forward_ad_through_a_view_copy_as_torch(copy, transform):
+    """A *_copy's tangent is its view of the input's tangent (it was dropped: zeros)."""
+    def program(L):
+        f = lambda x: COPIES_FORWARD[copy](L, x)  # noqa: E731
+        x = L.arange(6.0, dtype=L.float64) / 3
+        jac = {"jacfwd": L.func.jacfwd(f),
+               "jacfwd(jacfwd)": L.func.jacfwd(L.func.jacfwd(f)),
+               "jacfwd(jacrev)": L.func.jacfwd(L.func.jacrev(f)),
+               "jacrev(jacfwd)": L.func.jacrev(L.func.jacfwd(f))}[transform]
+        return jac(x)
+    from tests.oracle import assert_same
+    assert_as_torch(program, compare=assert_same)

@@ -317,6 +317,18 @@ XlogyScalarSelf: L.xlogy(1.5, x) * x
 Cummax: L.cummax(M, 1).values * M
 Cummin: L.cummin(M, 0).values * M
 Logcumsumexp: L.logcumsumexp(M, 1)
+Entr: L.special.entr(x)
+Erfcx: L.special.erfcx(x)
+I0e: L.special.i0e(x)
+I1e: L.special.i1e(x)
+LogNdtr: L.special.log_ndtr(x - 0.5)
+Ndtri: L.special.ndtri(x * 0.9)
+Xlog1py: L.special.xlog1py(x, y)
+Xlog1pyOther: L.special.xlog1py(1.5, x)
+Xlog1pySelf: L.special.xlog1py(x, 2.5)
+ViewCopy: L.view_copy(x, (2, 3)) ** 2
+FillNumber: L.fill(x, 2.0) * x
+FillTensor: L.fill(x, (x * y).sum())
 """.strip().splitlines())
 
 # Op classes the sweep does not call by themselves, and why.
@@ -396,6 +408,16 @@ EXCLUDED: dict[str, str] = {
                     "not differentiable in torch (no derivative for _sample_dirichlet / "
                     "_dirichlet_grad / binomial): test_gamma_sampling_oracle.py and "
                     "test_binomial_sampling_oracle.py check that backward refuses"),
+    **dict.fromkeys(["Igamma", "Igammac"],
+                    "torch has no forward AD of igamma/igammac, and minitorch's refusal is "
+                    "not yet in its words; first order in test_special_s24special_oracle.py"),
+    **dict.fromkeys(["Zeta", "ZetaOther", "ZetaSelf"],
+                    "not differentiable in torch (no derivative for special_zeta): "
+                    "test_special_s24special_oracle.py checks that backward refuses"),
+    "DetachCopy": "not differentiable in torch (detach_copy's node is NotImplemented)",
+    "NativeChannelShuffle": "torch refuses its forward AD (NotImplementedError) where minitorch "
+                            "gives a RuntimeError: not yet matched; first order in "
+                            "test_names_s24names_oracle.py",
     "Poisson": "a sample: its gradient is zero in torch, and so its second "
                "(test_corpus20f_oracle.py checks PoissonBackward0's zero gradient)",
 }
@@ -580,11 +602,11 @@ SIGNS_DIFFER: dict[str, str] = {
     "jacfwd(jacrev)": "Atanh CholeskyInverse Cumprod LogSigmoid Renorm Rsub SafeSoftmax Sigmoid "
                       "Solve Sub Tanh",
     "jacrev(jacrev)": "Atan Atanh Cumprod Log Log10 Log1p Log2 LogSigmoid Neg Prod ProdDim "
-                      "Reciprocal Rsqrt Rsub Sigmoid Sqrt Sub Tanh",
+                      "Reciprocal Rsqrt Rsub Sigmoid Sqrt Sub Tanh Xlog1pyOther",
     "jacrev(jacfwd)": "Atan Atanh Log Log10 Log1p Log2 LogSigmoid Neg Prod ProdDim Reciprocal "
-                      "Rsqrt Rsub Sigmoid Sqrt Sub Tanh",
-    "hvp": "Celu Elu Selu",
-    "vhp": "Celu Elu Selu",
+                      "Rsqrt Rsub Sigmoid Sqrt Sub Tanh Ndtri Xlog1pyOther",
+    "hvp": "Celu Elu Selu FillNumber",
+    "vhp": "Celu Elu Selu FillNumber",
 }
 
 

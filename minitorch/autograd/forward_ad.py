@@ -370,7 +370,8 @@ def _formula_tangent(cls: Any, args: tuple, kwargs: dict, tangents: list, out: A
     formula = getattr(cls, "tangent_formula", None)
     if formula is None or tangents[0] is None or any(t is not None for t in tangents[1:]):
         return None
-    return [formula(args[0], tangents[0], out, dual, **kwargs)]
+    tangent = formula(args[0], tangents[0], out, dual, **kwargs)
+    return list(tangent) if isinstance(tangent, tuple) else [tangent]  # (one per output)
 
 
 def _promoted(cls: Any, kwargs: dict, jvps: list, tangents: list) -> list:

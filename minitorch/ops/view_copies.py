@@ -48,6 +48,15 @@ class ViewCopy(Op):
         return tuple(_copied(o) for o in outputs)
 
     @staticmethod
+    def tangent_formula(a: Tensor, tangent: Tensor, out: Any, dual: bool, *, view: Callable,
+                        outputs: Any) -> Any:
+        """The view of the tangent, copied (a tuple for a view op of several outputs): linear,
+        so differentiated forward again as the view is."""
+        viewed = view(tangent)
+        return viewed.clone() if isinstance(viewed, Tensor) else \
+            tuple(v.clone() for v in viewed)
+
+    @staticmethod
     def backward(ctx: Any, *grads: Any) -> tuple:
         from .._creation import zeros
         from ..autograd import grad
@@ -162,8 +171,8 @@ def _copy_function(name: str, view: Callable, node_name: str | None,
         out = view(input, *args, **kwargs)
         first = out if isinstance(out, Tensor) else (out[0] if len(out) else None)
         node = None if first is None else first.grad_fn
-        if node is None or not grad_mode.is_grad_enabled():
-            return _copied(out) if isinstance(out, Tensor) else tuple(_copied(o) for o in out)
+        if node is None or not grad_mode.is_grad_enabled():  # (a clone keeps a dual's tangent)
+            return out.clone() if isinstance(out, Tensor) else tuple(o.clone() for o in out)
         op = ViewCopy.named(f"{node_name or node.name()}_copy", f"aten::{name}")
         result = op.apply(input, view=lambda t: view(t, *args, **kwargs), outputs=out)
         return result if isinstance(result, Tensor) else tuple(result)
