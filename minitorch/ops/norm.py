@@ -305,13 +305,13 @@ def matrix_norm(input: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: b
     if dtype is not None:
         _result_dtype("linalg.matrix_norm", input, dtype)
     if ord == "fro":
-        return norm(input, 2, dims, keepdim, dtype)
+        return norm(input, 2, dims, keepdim, dtype=dtype)
     if ord == "nuc" or abs(ord) == 2:
         return _singular_norm(input, ord, dims, keepdim, dtype)
     first, second = dims[::-1] if math.isinf(ord) else dims
     if not keepdim and first < second:
         second -= 1
-    sums = norm(input, 1, first, keepdim, dtype)
+    sums = norm(input, 1, first, keepdim, dtype=dtype)
     return _extremum(sums, second, ord > 0, keepdim)
 
 

@@ -20,8 +20,8 @@ from . import data
 __all__ = ["FILES"]
 
 FILES: dict[str, tuple[str, ...]] = {
-    "dataset": ("ConcatDataset", "Dataset", "IterableDataset", "Subset", "TensorDataset",
-                "random_split"),
+    "dataset": ("ChainDataset", "ConcatDataset", "Dataset", "IterableDataset", "StackDataset",
+                "Subset", "TensorDataset", "random_split"),
     "dataloader": ("BatchSampler", "DataLoader", "Dataset", "IterableDataset", "RandomSampler",
                    "Sampler", "SequentialSampler", "default_collate", "default_convert",
                    "get_worker_info"),
