@@ -37,7 +37,8 @@ class ViewCopy(Op):
         """This op under torch's ``node`` name (``ViewBackward0_copy``), one class per name."""
         if node not in cls._nodes:
             cls._nodes[node] = type(node.replace("Backward", ""), (cls,), {
-                "node_name": node, "_profile_name": profile, "__module__": __name__})
+                "node_name": node, "_profile_name": profile, "__module__": __name__,
+                "named_twin": True})  # (ViewCopy itself, under a name)
         return cls._nodes[node]
 
     @staticmethod
