@@ -700,14 +700,17 @@ def resize_(self: Tensor, *sizes: Any) -> Tensor:
         raise RuntimeError("cannot resize variables that require grad")
     if shape == tuple(self.shape):  # torch leaves it as it is: same strides, not counted
         return self
-    if any(s < 0 for s in shape):
-        raise RuntimeError("numel: integer multiplication overflow")
+    count = 1
+    for s in shape:  # torch's checked running product (a later 0 does not undo it)
+        count *= s
+        if s < 0 or count > _args.INT64_MAX:
+            raise RuntimeError("numel: integer multiplication overflow")
     xp = self._xp
     flat = xp.reshape(self._data, (-1,))
-    count = math.prod(shape)
+    if count > flat.shape[0] and backend.is_borrowed(self._data):  # from_numpy's memory
+        raise RuntimeError("Trying to resize storage that is not resizable")  # cannot grow
+    _args.check_alloc(shape, self.dtype.itemsize)  # its storage's bytes, as torch's
     if count > flat.shape[0]:
-        if backend.is_borrowed(self._data):  # from_numpy: the caller's memory cannot grow
-            raise RuntimeError("Trying to resize storage that is not resizable")
         flat = xp.concat([flat, xp.zeros(count - flat.shape[0], dtype=flat.dtype)])
     self._data = xp.reshape(flat[:count], shape)
     self._version_counter.value += 1

@@ -235,3 +235,29 @@ def test_forward_ad_through_a_view_copy_as_torch(copy, transform):
         return jac(x)
     from tests.oracle import assert_same
     assert_as_torch(program, compare=assert_same)
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.arange(6.0).reshape(3, 2).expand(1, 3, 2),
+    lambda L: L.ones(3, 2).expand(1, 1, 3, 2),
+    lambda L: L.ones(3, 2).expand(2, 1, 3, 2),
+    lambda L: L.ones(3, 1).expand(2, 1, 3, 4),
+    lambda L: L.arange(2).to(L.bool)[::2].expand(1, 1),
+    lambda L: L.ones(0, 3).expand(1, 0, 3),
+    lambda L: L.tensor(5.0).expand(1),
+    lambda L: L.tensor(5.0).expand(2, 1),
+])
+def test_expand_gives_a_new_dim_of_size_one_torchs_stride(program):
+    """torch's inferExpandGeometry: a new dim of size one strides over the dims after it."""
+    assert_as_torch(lambda L: (program(L), program(L).stride(), program(L).is_contiguous()))
+
+
+@pytest.mark.parametrize("sizes", [(2 ** 62, 2), (2 ** 62, 4), (2 ** 31, 2 ** 31, 2 ** 3),
+                                   (2 ** 62, 4, 0), (2 ** 61, 2), (-1,), (2, -3), (1,)])
+def test_resize_checks_its_size_as_torch(sizes):
+    assert_as_torch(lambda L: L.ones(3).half().resize_(*sizes))
+
+
+@pytest.mark.parametrize("shape", [(1, 3, 1), (3, 1), (2,)])
+def test_t_refuses_a_leaf_before_its_dims(shape):
+    assert_as_torch(lambda L: L.ones(*shape, requires_grad=True).t_())

@@ -83,6 +83,7 @@ def t_(self: Tensor) -> Tensor:
     >>> minitorch.ones(1, 2).t_().shape
     torch.Size([2, 1])
     """
+    check_inplace_allowed(self)  # (torch's leaf check comes before the dims')
     if self.dim() > 2:
         raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is "
                            f"{self.dim()}D")

@@ -217,12 +217,22 @@ class Expand(Op):
 
 
 def _expanded(a: Tensor, shape: tuple) -> tuple:
-    """torch's strides of ``a`` expanded to ``shape``: 0 where a dim is new or broadcast,
-    ``a``'s own elsewhere (numpy's broadcast zeroes every size-1 dim's)."""
+    """torch's strides of ``a`` expanded to ``shape`` (its ``inferExpandGeometry``), from the
+    last dim: 0 where a dim is broadcast, ``a``'s own where it is kept, and a new dim of size
+    one strides over the dims after it (numpy's broadcast zeroes every size-1 dim's).
+
+    >>> _expanded(minitorch.ones(3, 1), (2, 1, 3, 4))
+    (0, 3, 1, 0)
+    """
     lead = len(shape) - a.dim()
-    strides = a.stride()
-    return tuple(0 if i < lead or a.shape[i - lead] != n else strides[i - lead]
-                 for i, n in enumerate(shape))
+    strides, out = a.stride(), [0] * len(shape)
+    for i in reversed(range(len(shape))):
+        if i >= lead:
+            size, stride = a.shape[i - lead], strides[i - lead]
+        else:
+            size, stride = 1, shape[i + 1] * out[i + 1] if i + 1 < len(shape) else 0
+        out[i] = stride if size == shape[i] else 0
+    return tuple(out)
 
 
 def _strided_as(array: Any, strides: tuple) -> Any:
