@@ -322,7 +322,7 @@ def _dimension(fn: str, input: Tensor, p: Any) -> int:
         raise RuntimeError("The input tensor may not be a boolean tensor.")
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
-    _args.check_alloc((p,), input._data.dtype.itemsize)  # torch's arange of p halves
+    _args.check_alloc((p,), input.dtype.itemsize)  # torch's arange of p halves
     return p
 
 
