@@ -1225,13 +1225,13 @@ def _item(value: Any) -> Any:
     return float(number_) if type(number_) is bool and is_array(value) else number_
 
 
-def numpy_complex(value: Any) -> bool:
+def _numpy_complex(value: Any) -> bool:
     """True for a numpy complex scalar, which torch's parser reads by its real part (numpy's
     ComplexWarning) where it wants a double, and where it wants a Number unless it is a
     complex128 (a Python complex).
 
     >>> import numpy as np
-    >>> numpy_complex(np.complex64(1j)), numpy_complex(1j), numpy_complex(np.float32(1))
+    >>> _numpy_complex(np.complex64(1j)), _numpy_complex(1j), _numpy_complex(np.float32(1))
     (True, False, False)
     """
     return type(value).__module__ == "numpy" and isinstance(value, _numbers.Complex) and \
@@ -1246,7 +1246,7 @@ def reads_as_double(value: Any) -> bool:
     >>> reads_as_double(np.complex64(1j)), reads_as_double(np.longdouble(2)), reads_as_double(1j)
     (True, True, False)
     """
-    return is_real(value) or numpy_complex(value) or _no_python_twin(value)
+    return is_real(value) or _numpy_complex(value) or _no_python_twin(value)
 
 
 def _no_python_twin(value: Any) -> bool:
@@ -1254,7 +1254,7 @@ def _no_python_twin(value: Any) -> bool:
     long double, or a complex that is not a Python complex (complex64, clongdouble)."""
     return type(value).__module__ == "numpy" and (
         type(value).__name__ == "longdouble" or
-        (numpy_complex(value) and not isinstance(value, complex)))
+        (_numpy_complex(value) and not isinstance(value, complex)))
 
 
 def is_array(value: Any) -> bool:
