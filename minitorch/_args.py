@@ -246,14 +246,27 @@ def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True,
                                "(Could this error message be improved?  If so, please report "
                                "an enhancement request to PyTorch.)")
         if not INT64_MIN <= n <= INT64_MAX:
-            raise TypeError(f"{fn}(): argument '{name}' failed to unpack the object at pos "
-                            f"{i + 1} with error \"Overflow when unpacking long long\"")
+            raise unpack_overflow(fn, name, i + 1)
         out.append(n)
     shape = tuple(out)
     if check_negative:
         non_negative(fn, shape)
     concrete(fn, shape, name)
     return shape
+
+
+def unpack_overflow(fn: str, name: str, position: int) -> TypeError:
+    """torch's parser's refusal of an int past int64 as item ``position`` (from 1) of an
+    int-list argument: its C++ error's text, whose backtrace header (its frames left out)
+    the message carries as torch's does, so that the text before it ends as torch's.
+
+    >>> unpack_overflow("view", "size", 1).args[0].split(" with error")[0]
+    "view(): argument 'size' failed to unpack the object at pos 1"
+    """
+    return TypeError(f"{fn}(): argument '{name}' failed to unpack the object at pos {position} "
+                     "with error \"Overflow when unpacking long long\nException raised from "
+                     "THPUtils_unpackLong at /__w/pytorch/pytorch/torch/csrc/utils/"
+                     "python_numbers.h:79 (most recent call first):\n\"")
 
 
 def int_list(fn: str, value: Any, name: str, position: int) -> tuple:
@@ -266,6 +279,7 @@ def int_list(fn: str, value: Any, name: str, position: int) -> tuple:
     Traceback (most recent call last):
     TypeError: f(): argument 'dim' (position 3) must be tuple of ints, not str
     """
+    array_list(value)
     n = as_int(value)
     if n is not None:
         return (n,)
@@ -274,7 +288,7 @@ def int_list(fn: str, value: Any, name: str, position: int) -> tuple:
     return sizes(fn, (value,), name, check_negative=False, position=position)
 
 
-def lone_int(value: Any) -> int | None:
+def lone_int(value: Any, symint: bool = False, listed: bool = True) -> int | None:
     """The int given alone for a tuple-of-ints parameter of a fixed length (``roll``'s
     ``shifts``, a norm's ``dim``: torch's ``int[1]``), None for anything else; past int64 it is
     the parser's ValueError, as for an int parameter (a list's item is a TypeError).
@@ -282,10 +296,44 @@ def lone_int(value: Any) -> int | None:
     >>> lone_int(3), lone_int((3,))
     (3, None)
     """
+    if listed:  # (an overload that takes an int, torch's sections or repeats, reads it so)
+        array_list(value, symint)
     n = as_int(value)
     if n is not None and not INT64_MIN <= n <= INT64_MAX:
         raise ValueError("Overflow when unpacking long long")
     return n
+
+
+def int_overload_first(value: Any) -> Any:
+    """A dim of an op whose ``int dim`` overload torch's parser tries before its ``tuple of
+    ints dim`` one (``squeeze``, ``count_nonzero``): a 0-d integer numpy array is that int
+    (the int overload reads it by ``__index__``); anything else as it is.
+
+    >>> import numpy as np
+    >>> int_overload_first(np.array(1)), int_overload_first((0, 1))
+    (1, (0, 1))
+    """
+    if type(value).__name__ == "ndarray" and value.shape == () and as_int(value) is not None:
+        return as_int(value)
+    return value
+
+
+def array_list(value: Any, symint: bool = False) -> None:
+    """torch's parser on a 0-d integer numpy array given for a tuple of ints: it takes it
+    as one int (by ``__index__``) when it matches the call, then asserts it is a list as it
+    unpacks it (an internal error that names the unpacker's line: ``symint``, a SymInt list).
+
+    >>> import numpy as np
+    >>> array_list(np.array(0))
+    Traceback (most recent call last):
+    RuntimeError: PyList_Check(arg) INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/torch/\
+csrc/utils/python_arg_parser.h":658, please report a bug to PyTorch. expected tuple or list
+    """
+    if type(value).__name__ == "ndarray" and value.shape == () and as_int(value) is not None:
+        raise RuntimeError('PyList_Check(arg) INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/'
+                           'torch/csrc/utils/python_arg_parser.h":'
+                           f'{573 if symint else 658}, please report a bug to PyTorch. '
+                           'expected tuple or list')
 
 
 def int_tuple(fn: str, value: Any, name: str, position: int, symint: bool | None = None
@@ -681,8 +729,7 @@ def dims(fn: str, value: Any, ndim: int | None, ranges_first: bool = False) -> t
                                 f"{i + 1} with error \"type must be tuple of ints,but got "
                                 f"{type_name(v)}\"")
             if not INT64_MIN <= n <= INT64_MAX:
-                raise TypeError(f"{fn}(): argument 'dim' failed to unpack the object at pos "
-                                f"{i + 1} with error \"Overflow when unpacking long long\"")
+                raise unpack_overflow(fn, "dim", i + 1)
             given.append(n)
         if ndim is None:
             return tuple(given)
@@ -693,6 +740,7 @@ def dims(fn: str, value: Any, ndim: int | None, ranges_first: bool = False) -> t
                 raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
             out.append(d)
         return tuple(out)
+    array_list(value)
     n = as_int(value)
     if n is None:  # the function form's words: _call_form.entry words it for the call made
         raise TypeError(f"{fn}(): argument 'dim' (position 2) must be tuple of ints, not "
@@ -961,14 +1009,16 @@ def tolerances(rtol: float, atol: float) -> None:
 
 
 def is_real(value: Any) -> bool:
-    """True for what torch's parser reads as a ``double``: a bool, int or float, a numpy
-    scalar or a one-element tensor holding one (not a 0-d numpy array, not a complex).
+    """True for what torch's parser reads as a real ``double`` or Number: a bool, int or
+    float, a numpy scalar or a one-element tensor holding one (not a 0-d numpy array, not a
+    Python complex), and a numpy scalar that it reads by ``float()`` (a long double, a
+    complex64 or a clongdouble: their real part).
 
     >>> import numpy as np
-    >>> is_real(np.int32(3)), is_real(np.array(2.0)), is_real(1j)
-    (True, False, False)
+    >>> is_real(np.int32(3)), is_real(np.longdouble(2)), is_real(np.array(2.0)), is_real(1j)
+    (True, True, False, False)
     """
-    return isinstance(value, (int, float)) or (
+    return isinstance(value, (int, float)) or _no_python_twin(value) or (
         holds_number(value) and isinstance(value.item(), (int, float)))
 
 

@@ -410,7 +410,8 @@ def legacy_array(args: tuple, dtype: D.dtype | None, keywords: dict) -> Any:
     if not args:
         args = (0,)
     if _is_sizes(args) or len(args) > 1:  # torch reads sizes when the first is an int
-        shape = _args.sizes("new", args)
+        shape = _args.sizes("new", args, check_negative=False)
+        _args.non_negative("new", shape, "empty")  # torch's kernel: empty's (its SymInt site)
         return zeros(shape, dtype=dtype or D.get_default_dtype(), device=device)._data
     data = args[0]
     if isinstance(data, Tensor):
@@ -647,8 +648,9 @@ def new(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     data = args[0]
     if isinstance(data, str):
         raise TypeError("new(): invalid data type 'str'")
-    if not isinstance(data, (list, tuple)) and not _args.is_array(data):
-        raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
+    if not isinstance(data, (list, tuple)) and not (
+            _args.is_array(data) and type(data).__name__ == "ndarray"):  # a numpy scalar is none
+        raise TypeError(f"new(): data must be a sequence (got {_args.type_name(data)})")
     return _leaf(as_array(data, self.dtype, device), False)
 
 

@@ -385,6 +385,7 @@ def _squeezed(name: str, self: Tensor, dim: Any) -> tuple:
     removes."""
     if dim is _ALL:
         return shape.Squeeze, tuple(i for i, s in enumerate(self.shape) if s == 1)
+    dim = _args.int_overload_first(dim)
     if not isinstance(dim, (tuple, list)) and _args.as_int(dim) is None:
         raise _args.invalid_combination(name, (dim,), "", "int dim", "tuple of ints dim")
     dims = tuple(d for d in _args.dims(name, dim, self.dim())
@@ -503,7 +504,7 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
                                         "int dim, int start, int length")
     if _args.is_tensor(start):
         d, length = _args.integers("narrow", (dim, "dim", 1), (length, "length", 3))
-        if start.dim() or start.dtype.name != "int64":
+        if start.dim() or start.dtype.is_floating_point or start.dtype.name == "bool":
             raise RuntimeError("start must be an 0-dim integral Tensor.")
         start = int(start.item())
     else:
@@ -1319,7 +1320,8 @@ REDUCE_BOOL_SIGNATURES = ("Tensor input, *, Tensor out = None",
 
 
 def check_tensor_dim(name: str, values: tuple, method: bool) -> None:
-    """``all``/``any``'s refusal of a ``dim`` tensor that is not 0-d and integral: none of
+    """``all``/``any``'s refusal of a ``dim`` tensor that is not 0-d and integral (or a 0-d
+    numpy array): none of
     their overloads (an int64 dim, a tuple) takes it (``values``: the arguments from the dim
     on, after the tensor for the function; a keepdim left False is not printed).
 
@@ -1328,7 +1330,8 @@ def check_tensor_dim(name: str, values: tuple, method: bool) -> None:
     TypeError: all() received an invalid combination of arguments - got (Tensor), but ...
     """
     dim = values[1 - method]
-    if not _args.is_tensor(dim) or _args.as_param_int(dim, "dim") is not None:
+    array = type(dim).__name__ == "ndarray" and dim.shape == ()  # taken by no overload
+    if not (_args.is_tensor(dim) or array) or _args.as_param_int(dim, "dim") is not None:
         return
     given = values[:-1] if values[-1] is False else values
     forms = list(REDUCE_BOOL_SIGNATURES)

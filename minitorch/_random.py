@@ -326,7 +326,8 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None
     torch.Size([2, 3])
     """
     key = _normal_overload(mean, std, size)
-    mean, std = _args.numpy_scalar(mean), _args.numpy_scalar(std)  # no numpy promotion
+    # a number is the parser's double (a numpy scalar by float(): a complex by its real part)
+    mean, std = (float(v) if _args.is_array(v) else v for v in (mean, std))
     if key == (False, False):
         dtype = _args.dtype("normal", dtype)
         shape = _args.sizes("normal", (size,), check_negative=False)
@@ -351,11 +352,12 @@ def _normal_overload(mean: Any, std: Any, size: Any) -> tuple[bool, bool]:
     """Which of ``normal``'s overloads the arguments pick (is mean a tensor, is std), or
     torch's TypeError where none does: with a size, mean and std are numbers (a 0-d tensor
     reads as one); without, one of them at least is a tensor."""
-    if isinstance(size, (tuple, list)) and _args.is_real(mean) and _args.is_real(std):
+    if isinstance(size, (tuple, list)) and _args.reads_as_double(mean) and \
+            _args.reads_as_double(std):
         return False, False
     key = (isinstance(mean, Tensor), isinstance(std, Tensor))
     if size is not None or key == (False, False) or not all(
-            tensor or _args.is_real(v) for tensor, v in zip(key, (mean, std))):
+            tensor or _args.reads_as_double(v) for tensor, v in zip(key, (mean, std))):
         given = (mean, std) if size is None else (mean, std, size)
         raise _args.invalid_combination("normal", given, *_NORMAL_SIGNATURES)
     return key
@@ -475,7 +477,7 @@ def bernoulli(input: Tensor, p: Any = _args.OMITTED, *, generator: Any = None,
     """
     if p is _args.OMITTED:
         return _of_probabilities(input, generator=generator, out=out)
-    if out is not None or not _args.is_real(p):
+    if out is not None or not _args.reads_as_double(p):
         raise _args.invalid_combination("bernoulli", (input, p), *_BERNOULLI_SIGNATURES,
                                         keywords={"out": out} if out is not None else None)
     return BernoulliNumber.on(input, p=float(p), generator=generator)
@@ -847,7 +849,7 @@ def random_(self: Tensor, *args: Any, generator: Any = None, **kwargs: Any) -> T
     overload = 0 if high is not _NOT_GIVEN else 1 if low is not _NOT_GIVEN else 2
     given = (low, high)[:2 - overload]
     ints = given[:1] if overload == 0 and high is None else given  # ``to`` may be None
-    if any(_args.as_int(v) is None for v in ints):
+    if any(_args.as_param_int(v, "to") is None for v in ints):  # (an int64's reading)
         raise _args.invalid_combination("random_", given, *_RANDOM_SIGNATURES,  # two of
                                         keywords={} if generator is None else  # torch's
                                         {"generator": generator})  # take one or two ints
@@ -909,7 +911,7 @@ def bernoulli_(self: Tensor, p: Any = 0.5, *, generator: Any = None) -> Tensor:
     tensor([1., 1.])
     """
     if not isinstance(generator, (Generator, type(None))) or not (
-            isinstance(p, Tensor) or _args.is_real(p)):
+            isinstance(p, Tensor) or _args.reads_as_double(p)):
         raise _args.invalid_combination("bernoulli_", (self, p), "Tensor p", "float p")
     check_inplace_allowed(self, p)
     if isinstance(p, Tensor):

@@ -140,8 +140,7 @@ def _unpacked_sizes(input: Tensor, mode: str, sizes: list) -> None:
         _upsample_kernel(mode, rank - 2)
     for position, size in enumerate(sizes, 1):
         if not _args.INT64_MIN <= size <= _args.INT64_MAX:
-            raise TypeError(f"{kernel}(): argument 'output_size' failed to unpack the object at "
-                            f"pos {position} with error \"Overflow when unpacking long long")
+            raise _args.unpack_overflow(kernel, "output_size", position)
     if min(sizes, default=1) > 0:
         _args.check_alloc((*input.shape[:2], *sizes), input.dtype.itemsize)
 
@@ -245,6 +244,7 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
         _unsupported(input, mode)
     if size is not None:
         sizes, scales = _output_size(input, mode, align_corners, size, given), [None] * dims
+        _unpacked_sizes(input, mode, sizes)  # the kernel's parser unpacks them as int64s
     elif recompute_scale_factor or mode == "area":  # torch's Python computes the sizes (as
         # int(size * scale), its TypeError or ValueError for a scale of the wrong kind)
         sizes = [_args.python_int(_args.python_op(n, "*", s))

@@ -187,7 +187,8 @@ def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
     _args.tensor_args("count_nonzero", (input, "input", 1))
     xp = input._xp
     # () counts over all, too
-    axis = _args.dims("count_nonzero", dim, input.dim(), ranges_first=True) or None
+    axis = _args.dims("count_nonzero", _args.int_overload_first(dim), input.dim(),
+                      ranges_first=True) or None
     nonzero = xp.astype(_truth(xp, input._data), xp.int64)
     return wrap(xp.sum(nonzero, axis=axis if input.dim() else None, dtype=xp.int64))
 

@@ -1184,7 +1184,8 @@ def is_unit(alpha: Any) -> bool:
 def _alpha(fn: str, input: Any, other: Any, alpha: Any) -> Any:
     """``add``'s and ``sub``'s ``alpha``: a number of a kind the result's dtype takes (a bool
     for a bool result), checked after the operands broadcast, as torch's kernel."""
-    boolean = isinstance(alpha, bool)  # a Python bool (torch's parser reads numpy's as a double)
+    # a Python bool or a 0-d bool tensor's Scalar (torch's parser reads numpy's as a double)
+    boolean = isinstance(alpha, bool) or (isinstance(alpha, Tensor) and alpha.dtype is bool_)
     (alpha,) = _args.numbers(fn, (alpha, "alpha", None))
     if fn == "sub":  # before alpha scales a bool into a number
         no_bool(input, other)

@@ -63,8 +63,8 @@ def roll(input: Tensor, shifts: Any, dims: Any = ()) -> Tensor:
     _args.int_list_types("roll", shifts, "shifts", 2)  # both types before either is unpacked
     if dims is not None:
         _args.int_list_types("roll", dims, "dims", 3)
-    for value in (shifts, dims):  # then a lone int past int64, as the parser unpacks it
-        _args.lone_int(value)
+    for value, symint in ((shifts, True), (dims, False)):  # then a lone int past int64, as
+        _args.lone_int(value, symint)  # the parser unpacks it
     shifts = _args.sizes("roll", (shifts,), "shifts", check_negative=False, position=2,
                          symint=isinstance(shifts, (tuple, list)))  # (a SymInt[1]: a lone
     # tensor is read as an int, one in a list as a SymInt)

@@ -292,7 +292,7 @@ def _interleave(input: Tensor, repeats: Any, dim: Any, output_size: Any, forms: 
         raise _args.invalid_combination("repeat_interleave", first + given, *forms)
     dim, output_size = ints  # (numpy ints and 0-d integral tensors as ints, as torch's parser)
     if not isinstance(repeats, Tensor):
-        repeats = _args.lone_int(repeats)  # (past int64: the parser's overflow)
+        repeats = _args.lone_int(repeats, listed=False)  # (past int64: the parser's overflow)
     flat = input.flatten() if dim is None else input
     if isinstance(repeats, Tensor):
         return _interleave_counts(flat, repeats, 0 if dim is None else dim, output_size)

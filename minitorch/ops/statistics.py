@@ -120,13 +120,14 @@ _SIGNATURES = ('Tensor input, Tensor q, int dim = None, bool keepdim = False, *,
 def _quantile(fn: str, input: Any, q: Any, dim: Any, keepdim: Any, interpolation: Any,
               ignore_nan: bool) -> Tensor:
     """torch's ``quantile_compute``, step for step."""
-    if not _args.is_tensor(input) or not (_args.is_tensor(q) or _args.is_real(q)) or \
+    if not _args.is_tensor(input) or not (_args.is_tensor(q) or _args.reads_as_double(q)) or \
             not (dim is None or _args.as_int(dim) is not None):
         raise _args.invalid_combination(fn, (input, q), *_SIGNATURES)
     keepdim = _args.flag(fn, keepdim, "keepdim", 4)
     if dim is not None:  # the parser unpacks it (past int64: its ValueError) before any check
         dim = _args.integer(fn, dim, "dim", 2)
     if not isinstance(q, Tensor):
+        q = float(q)  # the parser's double (a numpy complex: its real part)
         if not 0 <= q <= 1:
             raise RuntimeError(f"quantile() q must be in the range [0, 1] but got "
                                f"{cpp_float(float(q))}")
