@@ -123,7 +123,7 @@ def as_int(value: Any) -> int | None:
 # sizes, ``k``, ``index``, ``length``, eye's ``n``, take any one-element integer tensor)
 _INT64_PARAMETERS = frozenset(("offset", "chunks", "bins", "num_classes", "decimals", "row",
                                "col", "r", "start_dim", "end_dim", "size", "step", "from", "to",
-                               "source", "destination", "p"))
+                               "source", "destination", "p", "steps"))
 # int64 parameters whose name is a SymInt elsewhere (eye's ``n``, an fft's ``n``)
 _INT64_OF = frozenset((("diff", "n"), ("polygamma", "n"), ("polygamma_", "n"),
                        ("diag", "diagonal"), ("rot90", "k")))

@@ -135,7 +135,26 @@ def test_an_int_past_int64_in_a_list_is_torch_s_c_error(source):
     "X.clone().random_(0, L.tensor(True))", "X.clone().random_(L.tensor([3])).shape",
     "X.clone().random_(np.int64(3)).shape", "X.new(np.float64(0.5))", "X.new(np.bool_(True))",
     "X.new(np.longdouble(2))", "X.new(np.complex64(1))", "X.new(np.array([1.5]))",
-    "X.new(np.int64(2)).shape", "X.add(X, alpha=np.longdouble(2))"])
+    "X.new(np.int64(2)).shape", "X.add(X, alpha=np.longdouble(2))",
+    "L.linspace(0, 1, np.array(2))", "L.linspace(0, 1, L.tensor(True))",
+    "L.linspace(0, 1, L.tensor([2]))", "L.logspace(0, 1, steps=np.array(2))",
+    "L.linspace(0, 1, np.int64(2))", "L.linspace(0, 1, L.tensor(2))"])
 def test_numpy_and_tensor_ints_as_torch_reads_them(source):
     assert_as_torch(lambda L: eval(source, {"L": L, "np": np,
                                             "X": L.arange(6.).reshape(2, 3)}))
+
+
+@SETTINGS
+@given(kind=st.sampled_from(["np.int64({v})", "np.uint64({v})", "np.int8({v})", "np.uint8({v})",
+                             "np.float32({v})", "np.float16({v})", "np.longdouble({v})",
+                             "np.complex64({v})", "np.clongdouble({v})", "np.bool_({v})"]),
+       value=st.sampled_from(["0", "1", "2"]),
+       call=st.sampled_from(["X.pow({n})", "L.pow({n}, X)", "Xi.pow({n})", "L.pow({n}, Xi)",
+                             "X.scatter(0, L.tensor([[0, 1]]), {n})",
+                             "Xi.scatter(0, L.tensor([[1]]), value={n})",
+                             "X.clone().scatter_(1, L.tensor([[2]]), {n})"]))
+def test_numpy_scalars_as_the_numbers_they_hold(kind, value, call):
+    # the parser reads a numpy scalar as a Python number: no numpy promotion of the result
+    source = call.format(n=kind.format(v=value))
+    assert_as_torch(lambda L: eval(source, {"L": L, "np": np, "X": L.arange(6.).reshape(2, 3),
+                                            "Xi": L.arange(6).reshape(2, 3)}))

@@ -284,7 +284,7 @@ def _scatter_source(fn: str, dim: Any, index: Any, src: Any, value: Any,
     if value is not None:
         src = value.item() if isinstance(value, Tensor) and _is_number(value) else value
     _scatter_parsed(fn, dim, index, src, keywords=keywords)
-    return src
+    return _args.numpy_scalar(src)  # a numpy scalar: the number torch's parser reads
 
 
 def _is_number(value: Any) -> bool:
