@@ -142,7 +142,8 @@ def _python_values(data: Any, dtype: D.dtype | None) -> np.ndarray:
         data = _bytes_read(data)
     leaves = _nested_leaves(data, dtype)
     alone = not isinstance(data, list)  # one number, or a string: never a sequence of them
-    kinds = {_leaf_kind(kind, dtype, alone) for kind in set(map(type, leaves))}
+    # (each type in the order met: torch refuses the first leaf it cannot read)
+    kinds = {_leaf_kind(kind, dtype, alone) for kind in dict.fromkeys(map(type, leaves))}
     if dtype is None:
         if "complex" in kinds:
             raise TypeError("minitorch supports float32, float64, int64 and bool tensors, not "
@@ -259,8 +260,10 @@ def _leaf_kind(kind: type, dtype: D.dtype | None, alone: bool = False) -> str:
     if issubclass(kind, (str, bytes)) and (dtype is None or alone):
         raise TypeError(f"new(): invalid data type '{kind.__name__}'")
     if dtype is not None and not dtype.is_floating_point:
-        raise TypeError(f"'{kind.__name__}' object cannot be interpreted as an integer")
+        raise TypeError(f"'{_type_name(kind)}' object cannot be interpreted as an integer")
     if dtype is not None and dtype.is_floating_point:
+        if hasattr(kind, "__float__") or hasattr(kind, "__index__"):
+            return "float"  # torch reads it as a double (PyFloat_AsDouble: a Decimal, ...)
         raise TypeError(f"must be real number, not {kind.__name__}")
     raise RuntimeError(f"Could not infer dtype of {_type_name(kind)}")
 

@@ -11,6 +11,8 @@ sections, an integer tensor of any width as ``narrow``'s start, a numpy scalar a
 from __future__ import annotations
 
 import warnings
+from decimal import Decimal
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -158,3 +160,14 @@ def test_numpy_scalars_as_the_numbers_they_hold(kind, value, call):
     source = call.format(n=kind.format(v=value))
     assert_as_torch(lambda L: eval(source, {"L": L, "np": np, "X": L.arange(6.).reshape(2, 3),
                                             "Xi": L.arange(6).reshape(2, 3)}))
+
+
+@pytest.mark.parametrize("data", ["[Decimal(1)]", "[Fraction(1, 2), 2]", "Decimal('1.5')",
+                                  "[[Fraction(1, 3)], [Decimal('nan')]]", "[Decimal('1e400')]"])
+@pytest.mark.parametrize("dtype", ["L.float32", "L.float64", "L.float16", "L.int64", "L.bool",
+                                   "None"])
+def test_numbers_of_other_types_read_as_doubles(data, dtype):
+    # a floating dtype reads any object with __float__ (PyFloat_AsDouble); an integer one
+    # names its type as Python's C API prints it
+    source = f"L.tensor({data}, dtype={dtype})"
+    assert_as_torch(lambda L: eval(source, {"L": L, "Decimal": Decimal, "Fraction": Fraction}))
