@@ -537,12 +537,16 @@ def std(self: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
 
 
 # ---- in-place operations (Tensor._inplace does the bookkeeping) ---------------------------
-def _inplace_other(name: str, other: Any) -> None:
+def _inplace_other(name: str, other: Any, alpha: Any = 1) -> None:
     """torch's refusal of an in-place op's operand that is neither a tensor nor a number (a
-    numpy array too: only the operators let numpy take it)."""
+    numpy array too: only the operators let numpy take it); ``alpha``'s type is checked
+    with it, and unpacked before it (the parser's right to left)."""
     number = isinstance(other, (Tensor, int, float, complex)) or _args.is_array(other)
     if type(other).__name__ == "ndarray" or not number:
         _args.tensor_args(name, (other, "other", 1))
+    if not pointwise.is_unit(alpha):
+        _args.number_types(name, (alpha, "alpha", None))
+        _args.unpack_int(alpha)
     _args.unpack_int(other)
 
 
@@ -591,7 +595,7 @@ def _inplace_cast(self: Tensor, other: Any, alpha: Any) -> None:
 @_call_form.overloads(pointwise.ALPHA_SIGNATURE, hidden=True)
 def add_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """In-place ``self += alpha * other``."""
-    _inplace_other("add_", other)
+    _inplace_other("add_", other, alpha)
     _args.numbers("add_", (alpha, "alpha", None))  # the parser's, before the in-place checks
     _inplace_cast(self, other, alpha)
     return _binary_(self, pointwise.add, other, alpha=alpha,
@@ -601,7 +605,7 @@ def add_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
 @_call_form.overloads(pointwise.ALPHA_SIGNATURE, hidden=True)
 def sub_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """In-place ``self -= alpha * other``."""
-    _inplace_other("sub_", other)
+    _inplace_other("sub_", other, alpha)
     _args.numbers("sub_", (alpha, "alpha", None))  # the parser's, before the in-place checks
     check_inplace_allowed(self, other)  # autograd's refusal, then torch's sub_check
     pointwise.no_bool(self, other)  # (before its result type)

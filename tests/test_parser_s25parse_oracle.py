@@ -171,3 +171,14 @@ def test_numbers_of_other_types_read_as_doubles(data, dtype):
     # names its type as Python's C API prints it
     source = f"L.tensor({data}, dtype={dtype})"
     assert_as_torch(lambda L: eval(source, {"L": L, "Decimal": Decimal, "Fraction": Fraction}))
+
+
+@pytest.mark.parametrize("op", ["X.add", "X.sub", "L.add(X, ", "L.sub(X, ", "X.clone().add_",
+                                "X.clone().sub_", "L.rsub(X, "])
+@pytest.mark.parametrize("args", ["2**64, alpha=-2**63-1", "2**64, alpha='a'",
+                                  "2**64, alpha=np.array([1])", "-2**63-1, alpha=2**64",
+                                  "'a', alpha='b'", "2**64, alpha=2**64", "1, alpha=2**64"])
+def test_alpha_is_parsed_with_the_operands(op, args):
+    # every type first, then the values right to left: alpha's before other's
+    source = f"{op}({args})" if op.endswith(("add", "sub", "_")) else f"{op}{args})"
+    assert_as_torch(lambda L: eval(source, {"L": L, "np": np, "X": L.ones(2, 3)}))

@@ -1249,7 +1249,7 @@ def add(input: Tensor, other: Any, *, alpha: Number = 1) -> Tensor:
     >>> minitorch.add(minitorch.ones(2), 2)
     tensor([3., 3.])
     """
-    input = _number_input("add", input, other)
+    input = _number_input("add", input, other, alpha)
     if not is_unit(alpha):
         alpha = _alpha("add", input, other, alpha)
         if _fusable(input, other):
@@ -1282,7 +1282,7 @@ def rsub_number(number: Any, tensor: Any) -> Tensor:
 
 
 def _difference(input: Any, other: Any, alpha: Any, number_first: type) -> Tensor:
-    input = _number_input("sub", input, other)
+    input = _number_input("sub", input, other, alpha)
     if not is_unit(alpha):
         alpha = _alpha("sub", input, other, alpha)
         if _fusable(input, other):
@@ -1862,12 +1862,17 @@ def floor_divide(input: Any, other: Any) -> Tensor:
     return FloorDivide.on(input, other)
 
 
-def _number_input(fn: str, input: Any, other: Any) -> Any:
+def _number_input(fn: str, input: Any, other: Any, alpha: Any = 1) -> Any:
     """``input`` of ``fn(input, other)``, each operand a tensor or a number (torch's parser
     reads a number as a tensor for these ops); with no tensor operand torch reads a number
-    ``input`` as a 0-d tensor (``minitorch.sub(2.5, 2)`` is ``tensor(0.5000)``)."""
+    ``input`` as a 0-d tensor (``minitorch.sub(2.5, 2)`` is ``tensor(0.5000)``). The parser
+    checks ``alpha``'s type with the others', and unpacks it before ``other`` (right to
+    left)."""
     _args.tensor_or_number(fn, input, "input", 1)
     _args.tensor_or_number(fn, other, "other", 2)
+    if not is_unit(alpha):
+        _args.number_types(fn, (alpha, "alpha", None))
+        _args.unpack_int(alpha)
     _args.unpack_int(other)  # the parser's, before any check of the op's
     if type(input) in (int, float) and isinstance(other, Tensor) and other.dtype is float16:
         return like_tensor(other, input)  # a number first is a float16 tensor (70000: inf)
