@@ -18,7 +18,15 @@ import math
 
 import numpy as np
 
-from ._args import OMITTED, int_overflow, operand, required, tensor_or_number, type_name
+from ._args import (
+    OMITTED,
+    int_overflow,
+    operand,
+    required,
+    tensor_or_number,
+    type_name,
+    unpack_int,
+)
 from ._args import dtype as dtype_argument
 from ._call_form import overloads
 
@@ -332,6 +340,8 @@ def result_type_of_two(tensor: object, other: object) -> dtype:
     """
     tensor_or_number("result_type", tensor, "tensor", 1)
     tensor_or_number("result_type", other, "other", 2)
+    unpack_int(other)  # the parser's, right to left, before any promotion
+    unpack_int(tensor)
     check_unsigned(tensor, other)
     return result_type(tensor, other)
 

@@ -182,3 +182,9 @@ def test_alpha_is_parsed_with_the_operands(op, args):
     # every type first, then the values right to left: alpha's before other's
     source = f"{op}({args})" if op.endswith(("add", "sub", "_")) else f"{op}{args})"
     assert_as_torch(lambda L: eval(source, {"L": L, "np": np, "X": L.ones(2, 3)}))
+
+
+@pytest.mark.parametrize("pair", ["2**63, -2**63-1", "-2**63-1, 2**64", "2**64, 2**65",
+                                  "2**63, 1", "X, 2**64", "2**63, X > 1", "X, -2**63-1"])
+def test_result_type_unpacks_right_to_left(pair):
+    assert_as_torch(lambda L: L.result_type(*eval(f"({pair})", {"X": L.ones(2)})))
