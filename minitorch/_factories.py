@@ -331,7 +331,11 @@ def empty_strided(size: Any, stride: Any, *, dtype: D.dtype | None = None, devic
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
                            f"strides={list(stride)}")
     dtype = dtype or D.get_default_dtype()
-    _args.check_alloc((backend.strided_storage(size, stride),), dtype.itemsize)
+    storage = backend.strided_storage(size, stride)
+    if storage * dtype.itemsize > _args.INT64_MAX:  # torch's computeStorageNbytes: both named
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
+                           f"strides={list(stride)}")
+    _args.check_alloc((storage,), dtype.itemsize)
     name = dtype.name
     array = _created(lambda xp: backend.strided_zeros(xp, size, stride,
                                                       backend.array_dtype(xp, name)), device)

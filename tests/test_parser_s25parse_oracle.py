@@ -188,3 +188,11 @@ def test_alpha_is_parsed_with_the_operands(op, args):
                                   "2**63, 1", "X, 2**64", "2**63, X > 1", "X, -2**63-1"])
 def test_result_type_unpacks_right_to_left(pair):
     assert_as_torch(lambda L: L.result_type(*eval(f"({pair})", {"X": L.ones(2)})))
+
+
+@pytest.mark.parametrize("source", ["L.eye(2**31, 2**31)", "L.eye(2**62)", "L.eye(3, 2**62)",
+                                    "L.empty_strided((2**61,), (1,))",
+                                    "L.empty_strided((2, 2**62), (1, 1))",
+                                    "L.empty_strided((2**62,), (2,), dtype=L.int8)"])
+def test_huge_sizes_overflow_as_torch_counts_them(source):
+    assert_as_torch(lambda L: eval(source, {"L": L}))
