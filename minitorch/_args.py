@@ -321,6 +321,8 @@ def window(fn: str, value: Any, name: str, position: int, n: int = 2,
     if len(sizes_) not in (1, n):
         omitted = " omitted," if name == "stride" else ""
         must = "must be either" if name == "dilation" else f"must either be{omitted}"
+        if (kernel or fn) == "avg_pool3d":  # the one kernel whose words have no "either"
+            must = f"must be{omitted}"
         raise RuntimeError(f"{kernel or fn}: {name} {must} a single int, or a tuple of "
                            f"{('two', 'three')[n - 2]} ints")
     return sizes_ if len(sizes_) == n else sizes_ * n
