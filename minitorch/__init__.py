@@ -280,6 +280,7 @@ from .ops.floating import frexp, ldexp, nextafter
 from .ops.foreach import _foreach_add, _foreach_add_, _foreach_mul, _foreach_mul_
 from .ops.gamma import digamma, lgamma, mvlgamma, polygamma
 from .ops.gather import gather, index_select, scatter, scatter_add, scatter_reduce
+from .ops.gradient import gradient
 from .ops.grids import cartesian_prod, combinations, vander
 from .ops.hardshrink import hardshrink
 from .ops.householder import geqrf

@@ -43,7 +43,14 @@ def _same(fn: Any, shape: tuple, dtype: str = "float64") -> None:
     """minitorch gives torch's result, or raises torch's error."""
     want_error = raised_by(lambda L: _run(L, fn, shape, dtype), torch)
     if want_error is not None:
-        assert_same_error(raised_by(lambda L: _run(L, fn, shape, dtype), mt), want_error)
+        got_error = raised_by(lambda L: _run(L, fn, shape, dtype), mt)
+        if str(want_error).startswith("Found an invalid max index"):
+            # which bad index torch names depends on how its threads split the input
+            assert type(got_error) is type(want_error)
+            assert str(got_error).split(":")[0] == str(want_error).split(":")[0]
+            assert str(got_error).split("(")[1] == str(want_error).split("(")[1]
+            return
+        assert_same_error(got_error, want_error)
         return
     got, want = _run(mt, fn, shape, dtype), _run(torch, fn, shape, dtype)
     assert len(got) == len(want)

@@ -237,7 +237,7 @@ MaskedSelect: x.masked_select(x > 0.3) ** 2
 MaxPoolReturningIndices: F.max_pool2d(x.view(1, 1, 2, 3), 2, 1, return_indices=True)[0] ** 2
 MaxPool3DReturningIndices: F.max_pool3d(x.view(1, 2, 3), 2, 1, return_indices=True)[0] ** 2
 MaxUnpool2D: F.max_unpool2d(x[:2].view(1, 1, 1, 2) ** 2, L.tensor([[[[0, 3]]]]), 2) ** 2
-MaxUnpool3D: F.max_unpool3d(x[:2].view(1, 1, 1, 1, 2) ** 2, L.tensor([[[[[0, 7]]]]]), (1, 2, 2)) ** 2
+MaxUnpool3D: F.max_unpool3d(x[:2].view(1, 1, 1, 1, 2) ** 2, L.tensor([[[[[0, 7]]]]]), 2) ** 2
 Median: x.median() * x
 Mode: x.mode().values * x
 Nanmedian: x.nanmedian() * x
