@@ -259,7 +259,15 @@ from .ops.binary_more import (
 )
 from .ops.broadcast import broadcast_tensors, broadcast_to, meshgrid
 from .ops.channel_shuffle import native_channel_shuffle
-from .ops.counting import bincount, bucketize, histc, histogram, isin, searchsorted
+from .ops.counting import (
+    bincount,
+    bucketize,
+    histc,
+    histogram,
+    histogramdd,
+    isin,
+    searchsorted,
+)
 from .ops.cross import cross
 from .ops.decompositions import (
     cholesky,

@@ -1127,6 +1127,21 @@ def invalid_combination(fn: str, values: tuple, *signatures: str,
     return TypeError(combination_message(fn, values, keywords or {}, signatures))
 
 
+def tensor_items(values: Any) -> list:
+    """A list that torch's parser reads as a tuple of Tensors: every item a tensor, else its
+    refusal of the first that is not (the argument numbered from 0, as it numbers it).
+
+    >>> tensor_items([1.0])
+    Traceback (most recent call last):
+    TypeError: expected Tensor as element 0 in argument 1, but got float
+    """
+    for i, value in enumerate(values):
+        if type(value).__name__ != "Tensor":
+            raise TypeError(f"expected Tensor as element {i} in argument 1, but got "
+                            f"{type_name(value)}")
+    return list(values)
+
+
 def tensor_or_number(fn: str, value: Any, name: str, position: int) -> None:
     """An operand that is a tensor or a number (numpy scalars included, not a 0-d array),
     as ``add``'s ``other``; anything else gets torch's message.

@@ -99,11 +99,7 @@ def _spacings(spacing: Any) -> Any:
     if number is not None or not isinstance(spacing, (tuple, list)):
         return number
     if any(isinstance(s, Tensor) for s in spacing):  # a list of tensors, then, or refused
-        for i, s in enumerate(spacing):
-            if not isinstance(s, Tensor):
-                raise TypeError(f"expected Tensor as element {i} in argument 1, but got "
-                                f"{_args.type_name(s)}")
-        return list(spacing)
+        return _args.tensor_items(spacing)
     numbers = [_number(s) for s in spacing]
     return None if None in numbers else numbers
 
