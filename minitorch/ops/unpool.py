@@ -45,7 +45,7 @@ class MaxUnpool2D(Op):
         bad = (index < 0) | (index >= volume)
         if volume and bool(xp.any(bad)):  # torch reads no index into empty planes
             flat = xp.reshape(bad, (-1,))  # torch names the last one it met
-            last = flat.shape[0] - 1 - int(xp.argmax(xp.flip(flat)))
+            last = flat.shape[0] - 1 - int(xp.argmax(xp.astype(xp.flip(flat), xp.int8)))
             raise RuntimeError(f"Found an invalid max index: "
                                f"{int(xp.reshape(index, (-1,))[last])} (output volumes are of "
                                f"size {'x'.join(map(str, size))})")
