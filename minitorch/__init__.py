@@ -259,7 +259,15 @@ from .ops.binary_more import (
 )
 from .ops.broadcast import broadcast_tensors, broadcast_to, meshgrid
 from .ops.channel_shuffle import native_channel_shuffle
-from .ops.counting import bincount, bucketize, histc, histogram, isin, searchsorted
+from .ops.counting import (
+    bincount,
+    bucketize,
+    histc,
+    histogram,
+    histogramdd,
+    isin,
+    searchsorted,
+)
 from .ops.cross import cross
 from .ops.decompositions import (
     cholesky,
@@ -280,6 +288,7 @@ from .ops.floating import frexp, ldexp, nextafter
 from .ops.foreach import _foreach_add, _foreach_add_, _foreach_mul, _foreach_mul_
 from .ops.gamma import digamma, lgamma, mvlgamma, polygamma
 from .ops.gather import gather, index_select, scatter, scatter_add, scatter_reduce
+from .ops.gradient import gradient
 from .ops.grids import cartesian_prod, combinations, vander
 from .ops.hardshrink import hardshrink
 from .ops.householder import geqrf

@@ -369,6 +369,8 @@ def window(fn: str, value: Any, name: str, position: int, n: int = 2,
     if len(sizes_) not in (1, n):
         omitted = " omitted," if name == "stride" else ""
         must = "must be either" if name == "dilation" else f"must either be{omitted}"
+        if (kernel or fn) == "avg_pool3d":  # the one kernel whose words have no "either"
+            must = f"must be{omitted}"
         raise RuntimeError(f"{kernel or fn}: {name} {must} a single int, or a tuple of "
                            f"{('two', 'three')[n - 2]} ints")
     return sizes_ if len(sizes_) == n else sizes_ * n
@@ -1173,6 +1175,21 @@ def invalid_combination(fn: str, values: tuple, *signatures: str,
     from ._call_form import combination_message
 
     return TypeError(combination_message(fn, values, keywords or {}, signatures))
+
+
+def tensor_items(values: Any) -> list:
+    """A list that torch's parser reads as a tuple of Tensors: every item a tensor, else its
+    refusal of the first that is not (the argument numbered from 0, as it numbers it).
+
+    >>> tensor_items([1.0])
+    Traceback (most recent call last):
+    TypeError: expected Tensor as element 0 in argument 1, but got float
+    """
+    for i, value in enumerate(values):
+        if type(value).__name__ != "Tensor":
+            raise TypeError(f"expected Tensor as element {i} in argument 1, but got "
+                            f"{type_name(value)}")
+    return list(values)
 
 
 def tensor_or_number(fn: str, value: Any, name: str, position: int) -> None:

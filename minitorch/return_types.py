@@ -20,6 +20,7 @@ __all__ = [
     "frexp",
     "geqrf",
     "histogram",
+    "histogramdd",
     "kthvalue",
     "linalg_cholesky_ex",
     "linalg_eigh",
@@ -81,6 +82,7 @@ linalg_slogdet = _return_type("linalg_slogdet", ("sign", "logabsdet"))
 linalg_cholesky_ex = _return_type("linalg_cholesky_ex", ("L", "info"))
 slogdet = _return_type("slogdet", ("sign", "logabsdet"))
 histogram = _return_type("histogram", ("hist", "bin_edges"))
+histogramdd = _return_type("histogramdd", ("hist", "bin_edges"))
 linalg_inv_ex = _return_type("linalg_inv_ex", ("inverse", "info"))
 linalg_solve_ex = _return_type("linalg_solve_ex", ("result", "info"))
 linalg_lu_factor = _return_type("linalg_lu_factor", ("LU", "pivots"))

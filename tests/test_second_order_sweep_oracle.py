@@ -214,6 +214,9 @@ MaxPoolWithIndices: F.max_pool2d(x.view(1, 1, 2, 3), 2, 1) ** 2
 MaxPool3DWithIndices: F.max_pool3d(x.view(1, 1, 1, 2, 3), (1, 2, 2), 1) ** 2
 AdaptiveAvgPool2D: F.adaptive_avg_pool2d(x.view(1, 1, 2, 3), 1) ** 2
 AdaptiveMaxPool2D: F.adaptive_max_pool2d(x.view(1, 1, 2, 3), 1) ** 2
+AvgPool3d: F.avg_pool3d(x.view(1, 1, 1, 2, 3), (1, 2, 2), 1, (0, 1, 0)) ** 2
+AdaptiveAvgPool3D: F.adaptive_avg_pool3d(x.view(1, 1, 1, 2, 3), (1, 1, 2)) ** 2
+AdaptiveMaxPool3D: F.adaptive_max_pool3d(x.view(1, 1, 1, 2, 3), (1, 1, 2)) ** 2
 NativeBatchNorm: F.batch_norm(M.t(), None, None, x[:2], x[2:4], training=True)
 NativeLayerNorm: F.layer_norm(M, (3,), x[:3], x[3:])
 NativeGroupNorm: F.group_norm(M.view(1, 2, 3), 2, x[:2], x[2:4]) ** 2
@@ -234,6 +237,7 @@ MaskedSelect: x.masked_select(x > 0.3) ** 2
 MaxPoolReturningIndices: F.max_pool2d(x.view(1, 1, 2, 3), 2, 1, return_indices=True)[0] ** 2
 MaxPool3DReturningIndices: F.max_pool3d(x.view(1, 2, 3), 2, 1, return_indices=True)[0] ** 2
 MaxUnpool2D: F.max_unpool2d(x[:2].view(1, 1, 1, 2) ** 2, L.tensor([[[[0, 3]]]]), 2) ** 2
+MaxUnpool3D: F.max_unpool3d(x[:2].view(1, 1, 1, 1, 2) ** 2, L.tensor([[[[[0, 7]]]]]), 2) ** 2
 Median: x.median() * x
 Mode: x.mode().values * x
 Nanmedian: x.nanmedian() * x

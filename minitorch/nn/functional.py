@@ -42,7 +42,13 @@ from ..ops.activation_more import (
     tanhshrink,
     threshold,
 )
-from ..ops.adaptive_pool import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_max_pool2d
+from ..ops.adaptive_pool import (
+    adaptive_avg_pool1d,
+    adaptive_avg_pool2d,
+    adaptive_avg_pool3d,
+    adaptive_max_pool2d,
+    adaptive_max_pool3d,
+)
 from ..ops.channel_shuffle import channel_shuffle, native_channel_shuffle
 from ..ops.dist import pdist
 from ..ops.einsum import einsum
@@ -70,7 +76,7 @@ from .functional_conv import (
     max_pool3d,
     pool_out_size,
 )
-from .functional_conv1d import conv1d, max_pool1d, max_unpool1d, max_unpool2d
+from .functional_conv1d import conv1d, max_pool1d, max_unpool1d, max_unpool2d, max_unpool3d
 from .functional_grid import affine_grid, grid_sample
 from .functional_interpolate import interpolate, upsample, upsample_bilinear, upsample_nearest
 from .functional_losses import (
@@ -108,12 +114,15 @@ from .functional_losses_more import (
 __all__ = [
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
+    "adaptive_avg_pool3d",
     "adaptive_max_pool1d",
     "adaptive_max_pool2d",
+    "adaptive_max_pool3d",
     "affine_grid",
     "alpha_dropout",
     "avg_pool1d",
     "avg_pool2d",
+    "avg_pool3d",
     "batch_norm",
     "bilinear",
     "binary_cross_entropy",
@@ -167,12 +176,14 @@ __all__ = [
     "logsigmoid",
     "lp_pool1d",
     "lp_pool2d",
+    "lp_pool3d",
     "margin_ranking_loss",
     "max_pool1d",
     "max_pool2d",
     "max_pool3d",
     "max_unpool1d",
     "max_unpool2d",
+    "max_unpool3d",
     "mish",
     "mse_loss",
     "multi_margin_loss",
@@ -553,6 +564,16 @@ def adaptive_max_pool2d_with_indices(input: Tensor, output_size: Any,
     return adaptive_max_pool2d(input, output_size, True)
 
 
+def adaptive_max_pool3d_with_indices(input: Tensor, output_size: Any,
+                                     return_indices: bool = False) -> tuple:
+    """``adaptive_max_pool3d``'s maxima and their indices, whatever ``return_indices`` says.
+
+    >>> F.adaptive_max_pool3d_with_indices(minitorch.ones(1, 1, 2, 2), 1)[1]
+    tensor([[[[0]]]])
+    """
+    return adaptive_max_pool3d(input, output_size, True)
+
+
 def _vf_dropout(fn: str, input: Tensor, p: Any, training: Any, inplace: bool,
                 feature: bool, alpha: bool) -> Tensor:
     """The C function torch's Python dropouts call (``fn`` or ``fn_`` in place): its
@@ -690,32 +711,62 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     >>> F.avg_pool2d(minitorch.ones(1, 1, 4, 4), 2).shape
     torch.Size([1, 1, 2, 2])
     """
+    return _avg_pool(2, input, (kernel_size, stride, padding), ceil_mode, count_include_pad,
+                     divisor_override)
+
+
+@_call_form.function
+@_args.tensors("avg_pool3d", input="input")
+def avg_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
+               ceil_mode: Any = False, count_include_pad: Any = True,
+               divisor_override: Any = None) -> Tensor:
+    """The mean of each ``kernel_size`` window over the last three dims of a 4-D or 5-D
+    input (see :func:`avg_pool2d`).
+
+    >>> F.avg_pool3d(minitorch.arange(8.).reshape(1, 1, 2, 2, 2), 2)
+    tensor([[[[[3.5000]]]]])
+    """
+    return _avg_pool(3, input, (kernel_size, stride, padding), ceil_mode, count_include_pad,
+                     divisor_override)
+
+
+def _avg_pool(n: int, input: Tensor, window: tuple, ceil_mode: Any, count_include_pad: Any,
+              divisor_override: Any) -> Tensor:
+    """``avg_pool2d`` or ``avg_pool3d`` (``n`` 2, 3) after torch's checks, in its order;
+    ``window`` is the user's ``(kernel_size, stride, padding)``."""
+    name = f"avg_pool{n}d"
+    kernel_size, stride, padding = window
     unset = stride is None or (isinstance(stride, (list, tuple)) and not stride)
     windows = ((kernel_size, "kernel_size", 2), (_args.OMITTED if unset else stride, "stride", 3),
                (padding, "padding", 4))
-    _args.window_types("avg_pool2d", *windows)  # every type, then the windows' lengths
-    ceil_mode = _args.flag("avg_pool2d", ceil_mode, "ceil_mode", 5)
-    count_include_pad = _args.flag("avg_pool2d", count_include_pad, "count_include_pad", 6)
+    _args.window_types(name, *windows)  # every type, then the windows' lengths
+    ceil_mode = _args.flag(name, ceil_mode, "ceil_mode", 5)
+    count_include_pad = _args.flag(name, count_include_pad, "count_include_pad", 6)
     if divisor_override is not None:
-        divisor_override = _args.integer("avg_pool2d", divisor_override, "divisor_override", 7)
-    kernel, steps, pad = _args.windows("avg_pool2d", *windows)
+        divisor_override = _args.integer(name, divisor_override, "divisor_override", 7)
+    kernel, steps, pad = _args.windows(name, *windows, n=n)
     steps = steps or kernel
+    if n == 3 and input.dim() not in (4, 5):
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
     if divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
-    _args.wrap_dim(-3, input.dim(), scalar=False)  # torch's error for fewer than 3 dims
+    _args.wrap_dim(-n - 1, input.dim(), scalar=False)  # torch's error for too few dims
     shape = tuple(input.shape)
-    check_pool_geometry(shape, (kernel, steps, pad, (1, 1)), ceil_mode)
+    check_pool_geometry(shape, (kernel, steps, pad, (1,) * n), ceil_mode, name)
     out = [pool_out_size(shape[d], kernel[i], steps[i], pad[i], 1, ceil_mode)
-           for i, d in enumerate((-2, -1))]
-    extra = tuple(max(0, (o - 1) * s + k - n - 2 * p)
-                  for o, s, k, n, p in zip(out, steps, kernel, shape[-2:], pad))
-    if not (input.dtype.is_floating_point or input.dtype.name == "int64"):
-        raise _args.not_implemented("avg_pool2d", input.dtype)  # torch's kernel's dtypes
+           for i, d in enumerate(range(-n, 0))]
+    extra = tuple(max(0, (o - 1) * s + k - size - 2 * p)
+                  for o, s, k, size, p in zip(out, steps, kernel, shape[-n:], pad))
+    if not ((input.dtype.is_floating_point and input.dtype.itemsize >= 4 * (n - 2))
+            or input.dtype.name == "int64"):
+        # torch's kernel's dtypes (its 3-d kernel takes no half floats)
+        raise _args.not_implemented(name if n == 2 else "avg_pool3d_out_frame", input.dtype)
     divisor = divisor_override
-    if divisor is None and (pad != (0, 0) or extra != (0, 0)):
+    if divisor is None and (pad != (0,) * n or extra != (0,) * n):
         divisor = _pool_divisors(input, out, kernel, steps, pad, count_include_pad)
-    return nn_ops.AvgPool2d.apply(input, kernel=kernel, stride=steps, padding=pad, extra=extra,
-                                  divisor=divisor)
+    op = nn_ops.AvgPool2d if n == 2 else nn_ops.AvgPool3d
+    return op.apply(input, kernel=kernel, stride=steps, padding=pad, extra=extra,
+                    divisor=divisor)
 
 
 @_args.tensors("avg_pool1d", input="input")
@@ -764,19 +815,35 @@ def lp_pool2d(input: Tensor, norm_type: float, kernel_size: Any, stride: Any = N
     >>> F.lp_pool2d(minitorch.tensor([[[3., 4.], [0., 0.]]]), 2, 2)
     tensor([[[5.]]])
     """
-    # torch's `kw, kh = _pair(kernel_size)`: a sequence as it is, anything else twice
-    pair = tuple(kernel_size) if isinstance(kernel_size, Iterable) else (kernel_size,) * 2
-    if len(pair) != 2:  # Python's refusal of that unpacking
-        raise ValueError(f"not enough values to unpack (expected 2, got {len(pair)})"
-                         if len(pair) < 2 else "too many values to unpack (expected 2)")
     return _lp_pool(avg_pool2d, max_pool2d, input, norm_type, kernel_size, stride, ceil_mode,
-                    pair)
+                    _unpacked(kernel_size, 2))
+
+
+def lp_pool3d(input: Tensor, norm_type: float, kernel_size: Any, stride: Any = None,
+              ceil_mode: bool = False) -> Tensor:
+    """The ``norm_type``-norm of each window of the last three dims (see :func:`lp_pool1d`).
+
+    >>> F.lp_pool3d(minitorch.tensor([[[[3., 4.], [0., 0.]]]]), 2, (1, 2, 2))
+    tensor([[[[5.]]]])
+    """
+    return _lp_pool(avg_pool3d, max_pool3d, input, norm_type, kernel_size, stride, ceil_mode,
+                    _unpacked(kernel_size, 3))
+
+
+def _unpacked(kernel_size: Any, n: int) -> tuple:
+    """torch's ``kw, kh = _pair(kernel_size)`` (``_triple`` for three): a sequence as it is,
+    anything else ``n`` times, then Python's refusal of a wrong length's unpacking."""
+    sides = tuple(kernel_size) if isinstance(kernel_size, Iterable) else (kernel_size,) * n
+    if len(sides) != n:
+        raise ValueError(f"not enough values to unpack (expected {n}, got {len(sides)})"
+                         if len(sides) < n else f"too many values to unpack (expected {n})")
+    return sides
 
 
 def _lp_pool(avg_pool: Any, max_pool: Any, input: Tensor, norm_type: float, kernel_size: Any,
              stride: Any, ceil_mode: bool, window: tuple) -> Tensor:
-    """torch's lp_pool1d/2d, step for step (so its graph's nodes); ``window``: the kernel's
-    sides, multiplied (in Python, as torch) after the pool."""
+    """torch's lp_pool1d/2d/3d, step for step (so its graph's nodes); ``window``: the
+    kernel's sides, multiplied (in Python, as torch) after the pool."""
     if isinstance(norm_type, (int, float)):
         if norm_type == float("inf"):
             return max_pool(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
@@ -786,7 +853,9 @@ def _lp_pool(avg_pool: Any, max_pool: Any, input: Tensor, norm_type: float, kern
         out = avg_pool(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
     else:
         out = avg_pool(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
-    size = window[0] if len(window) == 1 else _args.python_op(window[0], "*", window[1])
+    size = window[0]
+    for side in window[1:]:
+        size = _args.python_op(size, "*", side)
     return (out.sign() * relu(out.abs())).mul(size).pow(_args.python_op(1.0, "/", norm_type))
 
 
@@ -803,17 +872,17 @@ def _one_int(value: Any, name: str, position: int) -> int:
 
 def _pool_divisors(input: Tensor, out: list, kernel: tuple, stride: tuple, pad: tuple,
                    count_include_pad: bool) -> Any:
-    """torch's divisor of each average-pooling window, an (OH, OW) array: the window's
-    size within the padded input, or (``count_include_pad`` False) within the input."""
-    xp = input._xp
-    sizes = []
-    for o, k, s, p, n in zip(out, kernel, stride, pad, input.shape[-2:]):
+    """torch's divisor of each average-pooling window, an array of the output's spatial
+    shape: the window's size within the padded input, or (``count_include_pad`` False)
+    within the input."""
+    xp, n = input._xp, len(kernel)
+    counts = xp.ones((1,) * n, dtype=xp.int64)
+    for dim, (o, k, s, p, size) in enumerate(zip(out, kernel, stride, pad, input.shape[-n:])):
         start = xp.arange(o) * s - p
-        end = xp.minimum(start + k, n + p)
+        end = xp.minimum(start + k, size + p)
         if not count_include_pad:
-            start, end = xp.maximum(start, 0), xp.minimum(end, n)
-        sizes.append(end - start)
-    counts = xp.reshape(sizes[0], (-1, 1)) * xp.reshape(sizes[1], (1, -1))
+            start, end = xp.maximum(start, 0), xp.minimum(end, size)
+        counts = counts * xp.reshape(end - start, (-1,) + (1,) * (n - 1 - dim))
     return xp.astype(counts, input._data.dtype)
 
 

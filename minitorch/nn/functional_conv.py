@@ -595,11 +595,13 @@ def pool_out_size(size: int, kernel: int, stride: int, pad: int, dilation: int,
     return out
 
 
-def check_pool_geometry(shape: tuple, window: tuple, ceil_mode: bool) -> None:
+def check_pool_geometry(shape: tuple, window: tuple, ceil_mode: bool,
+                        name: str = "max_pool") -> None:
     """torch's checks of a pooling window ``(kernel, stride, pad, dilation)`` over an input
     of ``shape``, in its order: the output size's (per dim: no zero stride, a padding within
     half the effective kernel), then the shape check's (the window, an input empty only by
-    its batch, the padding, an output of at least one element)."""
+    its batch, a 3-d average's input at least the kernel, the padding, an output of at least
+    one element)."""
     kernel, stride, pad, dilation = window
     n = len(kernel)
     for k, s, p, d in zip(kernel, stride, pad, dilation):
@@ -614,7 +616,10 @@ def check_pool_geometry(shape: tuple, window: tuple, ceil_mode: bool) -> None:
     if min(dilation) <= 0:
         raise RuntimeError("dilation should be greater than zero, but got "
                            + _args.per_dim("dilation", dilation))
-    _check_pool_input(shape, n)
+    _check_pool_input(shape, n, name)
+    if name == "avg_pool3d" and any(size < k for size, k in zip(shape[-3:], kernel)):
+        raise RuntimeError(f"input image ({_args.per_dim('', shape[-3:])}) smaller than kernel "
+                           f"size ({_args.per_dim('k', kernel)})")
     if any(p > k // 2 for p, k in zip(pad, kernel)):
         raise RuntimeError("pad should be smaller than or equal to half of kernel size, but "
                            + (f"got padW = {pad[1]}, padH = {pad[0]}, kW = {kernel[1]}, "
@@ -630,16 +635,18 @@ def check_pool_geometry(shape: tuple, window: tuple, ceil_mode: bool) -> None:
                            "size is too small")
 
 
-def _check_pool_input(shape: tuple, n: int) -> None:
+def _check_pool_input(shape: tuple, n: int, name: str) -> None:
     """torch's refusal of an input of ``n`` spatial dims (a channel dim before them, a batch
-    dim optional) with an empty dim other than the batch's."""
+    dim optional) with an empty dim other than the batch's (``name``: the 3-d pooling)."""
     if n == 2 and (len(shape) not in (3, 4) or 0 in shape[-3 if len(shape) == 3 else 1:]):
         raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
                            f"size for input, but got:{list(shape)}")
-    if n == 3 and 0 in shape[1:]:
-        raise RuntimeError("max_pool3d_with_indices_out_cpu_template(): Expected input's "
-                           "non-batch dimensions to have positive length, but input has a "
-                           f"shape of {list(shape)} and non-batch dimension 0 has length zero!")
+    if n == 3 and 0 in shape[len(shape) - 4:]:  # torch names dimension 0, whichever it is
+        kernel = (name if name == "avg_pool3d" else
+                  "max_pool3d_with_indices_out_cpu_template")
+        raise RuntimeError(f"{kernel}(): Expected input's non-batch dimensions to have positive "
+                           f"length, but input has a shape of {list(shape)} and non-batch "
+                           "dimension 0 has length zero!")
 
 
 def _ceil_rows(size: int, kernel: int, stride: int, padding: int, dilation: int) -> int:

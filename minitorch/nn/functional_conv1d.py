@@ -14,43 +14,58 @@ torch.Size([1, 3, 3])
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .. import _args, _call_form
 from .._tensor import Tensor
-from ..ops.unpool import MaxUnpool2D
+from ..ops.unpool import MaxUnpool2D, MaxUnpool3D
 from .functional_conv import CONV_SIGNATURES, convolution, max_pool2d, single
 
-__all__ = ["conv1d", "max_pool1d", "max_unpool1d", "max_unpool2d"]
+__all__ = ["conv1d", "max_pool1d", "max_unpool1d", "max_unpool2d", "max_unpool3d"]
 
 
-def _check_unpool(input: Tensor, indices: Tensor, size: Any) -> tuple:
-    """torch's max_unpool2d checks, in its order, with its messages: its parser's reading of
-    ``size`` (a tuple of ints), returned, then its kernel's checks."""
-    _args.tensor_args("max_unpool2d", (indices, "indices", 2))
-    size = _args.sizes("max_unpool2d", (list(size),), "output_size", check_negative=False,
-                       position=3)
+def _check_unpool(input: Tensor, indices: Tensor, size: Any, stride: tuple | None = None) -> tuple:
+    """torch's max_unpool2d checks (or, given the ``stride``, max_unpool3d's), in its
+    order, with its messages: its parser's reading of ``size`` (a tuple of ints), returned,
+    then its kernel's checks."""
+    n = 2 if stride is None else 3
+    name = f"max_unpool{n}d"
+    sides = ("two elements (height, width)", "three elements (depth, height, width)")[n - 2]
+    _args.tensor_args(name, (indices, "indices", 2))
+    size = _args.sizes(name, (list(size),), "output_size", check_negative=False, position=3)
     if indices.dtype.name != "int64":
-        raise RuntimeError("elements in indices should be type int64 but got: "
-                           f"{_args.legacy(indices.dtype)}")
-    if len(size) != 2:
-        raise RuntimeError("There should be exactly two elements (height, width) in "
-                           f"output_size, but got {len(size)} elements.")
-    if input.dim() not in (3, 4):
-        raise RuntimeError("Input to max_unpooling2d should be a 3d or 4d Tensor, but got a "
-                           f"tensor with {input.dim()} dimensions.")
+        raise RuntimeError("elements in indices should be type int64" + (
+            f" but got: {_args.legacy(indices.dtype)}" if n == 2 else ""))
+    for check in ((_check_unpool_size, _check_unpool_rank) if n == 2 else
+                  (_check_unpool_rank, _check_unpool_size)):
+        check(input, size, n, sides)
     if input.shape != indices.shape:
         raise RuntimeError("Expected shape of indices to be same as that of the input tensor "
                            f"({list(input.shape)}) but got indices tensor with shape: "
                            f"{list(indices.shape)}")
     for d in range(1, input.dim()):
         if not input.shape[d]:
-            raise RuntimeError("max_unpooling2d_forward_out_cpu(): Expected input to have "
+            raise RuntimeError(f"max_unpooling{n}d_forward_out_cpu(): Expected input to have "
                                "non-zero size for non-batch dimensions, but got "
                                f"{list(input.shape)} with dimension {d} being empty.")
-    if not input.dtype.is_floating_point:
-        raise _args.not_implemented("max_unpool2d", input.dtype)
+    if stride is not None and min(stride) <= 0:
+        raise RuntimeError(f"strides should be greater than zero, but got stride: {list(stride)}")
+    if not input.dtype.is_floating_point and input.numel() and math.prod(size):
+        raise _args.not_implemented(name, input.dtype)  # torch's kernel runs on no empty output
     return size
+
+
+def _check_unpool_size(input: Tensor, size: tuple, n: int, sides: str) -> None:
+    if len(size) != n:
+        raise RuntimeError(f"There should be exactly {sides} in output_size, but got "
+                           f"{len(size)} elements.")
+
+
+def _check_unpool_rank(input: Tensor, size: tuple, n: int, sides: str) -> None:
+    if input.dim() not in (n + 1, n + 2):
+        raise RuntimeError(f"Input to max_unpooling{n}d should be a {n + 1}d or {n + 2}d Tensor, "
+                           f"but got a tensor with {input.dim()} dimensions.")
 
 
 @_call_form.overloads(*CONV_SIGNATURES)
@@ -163,6 +178,27 @@ def max_unpool2d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any =
                                output_size)
     size = _check_unpool(input, indices, size)
     return MaxUnpool2D.apply(input, indices, size=size)
+
+
+def max_unpool3d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None,
+                 padding: Any = 0, output_size: Any = None) -> Tensor:
+    """Put each value of ``input`` back where ``max_pool3d(return_indices=True)`` found it,
+    zeros elsewhere.
+
+    >>> v, i = F.max_pool3d(minitorch.ones(1, 1, 2, 2, 2), 2, return_indices=True)
+    >>> F.max_unpool3d(v, i, 2).shape
+    torch.Size([1, 1, 2, 2, 2])
+    """
+    kernel = _args.python_ntuple(kernel_size, 3)  # torch's _triple: read as Python reads it
+    stride = kernel if stride is None else _args.python_ntuple(stride, 3)
+    padding = _args.python_ntuple(padding, 3)
+    size = _unpool_output_size(input, kernel, stride, padding, output_size)
+    # torch's kernel reads the stride and padding too: ints, the stride positive
+    stride = _args.sizes("max_unpool3d", (list(stride),), "stride", check_negative=False,
+                         position=4)
+    _args.sizes("max_unpool3d", (list(padding),), "padding", check_negative=False, position=5)
+    size = _check_unpool(input, indices, size, stride)
+    return MaxUnpool3D.apply(input, indices, size=size)
 
 
 def max_unpool1d(input: Tensor, indices: Tensor, kernel_size: Any, stride: Any = None,

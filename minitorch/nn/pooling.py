@@ -1,6 +1,6 @@
-"""Pooling over the last two dimensions: ``AvgPool2d`` and ``MaxPool2d`` (the mean or the
-largest of each window), ``AdaptiveAvgPool2d``, ``AdaptiveAvgPool1d`` and
-``AdaptiveMaxPool2d`` (the mean or the largest of each of a given number of windows).
+"""Pooling over the last one, two or three dimensions: ``AvgPool2d`` and ``MaxPool2d`` (the
+mean or the largest of each window, and their 1-d and 3-d kin), ``AdaptiveAvgPool2d`` and
+``AdaptiveMaxPool2d`` (the mean or the largest of each of a given number of windows, idem).
 
 >>> import minitorch
 >>> from minitorch import nn
@@ -16,13 +16,14 @@ from .. import _args
 from .._tensor import Tensor
 from . import functional as F
 from .functional_conv import max_pool2d, max_pool3d
-from .functional_conv1d import max_pool1d, max_unpool2d
+from .functional_conv1d import max_pool1d, max_unpool2d, max_unpool3d
 from .functional_interpolate import interpolate
 from .module import Module
 
-__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
-           "AvgPool1d", "AvgPool2d", "LPPool1d", "LPPool2d", "MaxPool1d", "MaxPool2d",
-           "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "Upsample", "UpsamplingBilinear2d",
+__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
+           "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
+           "LPPool1d", "LPPool2d", "LPPool3d", "MaxPool1d", "MaxPool2d", "MaxPool3d",
+           "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "Upsample", "UpsamplingBilinear2d",
            "UpsamplingNearest2d"]
 
 
@@ -54,12 +55,9 @@ class AvgPool1d(Module):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
-class AvgPool2d(Module):
-    """Average pooling with a ``kernel_size`` window moved by ``stride`` (default: kernel).
-
-    >>> nn.AvgPool2d(3, stride=1)
-    AvgPool2d(kernel_size=3, stride=1, padding=0)
-    """
+class _AvgPoolNd(Module):
+    """What AvgPool2d and AvgPool3d share: the window, its stride (default: the kernel) and
+    padding, ``ceil_mode``, ``count_include_pad`` and ``divisor_override``."""
 
     def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0,
                  ceil_mode: bool = False, count_include_pad: bool = True,
@@ -72,11 +70,31 @@ class AvgPool2d(Module):
         self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                            self.count_include_pad, self.divisor_override)
+        return self._pool(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                          self.count_include_pad, self.divisor_override)
 
     def extra_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AvgPool2d(_AvgPoolNd):
+    """Average pooling with a ``kernel_size`` window moved by ``stride`` (default: kernel).
+
+    >>> nn.AvgPool2d(3, stride=1)
+    AvgPool2d(kernel_size=3, stride=1, padding=0)
+    """
+
+    _pool = staticmethod(F.avg_pool2d)
+
+
+class AvgPool3d(_AvgPoolNd):
+    """Average pooling over the last three dims of (N, C, D, H, W) or (C, D, H, W).
+
+    >>> nn.AvgPool3d((1, 2, 2))(minitorch.ones(1, 1, 2, 4, 4)).shape
+    torch.Size([1, 1, 2, 2, 2])
+    """
+
+    _pool = staticmethod(F.avg_pool3d)
 
 
 class _MaxPoolNd(Module):
@@ -131,44 +149,60 @@ class MaxPool3d(_MaxPoolNd):
     _pool = staticmethod(max_pool3d)
 
 
-class MaxUnpool2d(Module):
-    """``max_unpool2d``: undo a ``MaxPool2d(return_indices=True)``.
-
-    >>> nn.MaxUnpool2d(2)
-    MaxUnpool2d(kernel_size=(2, 2), stride=(2, 2), padding=(0, 0))
-    """
+class _MaxUnpoolNd(Module):
+    """What the max unpoolings share: the pooling's window, stride (default: the kernel)
+    and padding, each read as torch's ``_pair``/``_triple`` reads it (the values are read,
+    and refused, where the functional uses them)."""
 
     def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0) -> None:
         super().__init__()
-        # torch's _pair: the values are read (and refused) where the functional uses them
-        self.kernel_size = _args.python_ntuple(kernel_size, 2)
-        self.stride = _args.python_ntuple(kernel_size if stride is None else stride, 2)
-        self.padding = _args.python_ntuple(padding, 2)
+        self.kernel_size = _args.python_ntuple(kernel_size, self._dims)
+        self.stride = _args.python_ntuple(kernel_size if stride is None else stride,
+                                          self._dims)
+        self.padding = _args.python_ntuple(padding, self._dims)
 
     def forward(self, input: Tensor, indices: Tensor, output_size: Any = None) -> Tensor:
-        return max_unpool2d(input, indices, self.kernel_size, self.stride, self.padding,
+        return self._unpool(input, indices, self.kernel_size, self.stride, self.padding,
                             output_size)
 
     def extra_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
 
-class MaxUnpool1d(MaxUnpool2d):
+class MaxUnpool2d(_MaxUnpoolNd):
+    """``max_unpool2d``: undo a ``MaxPool2d(return_indices=True)``.
+
+    >>> nn.MaxUnpool2d(2)
+    MaxUnpool2d(kernel_size=(2, 2), stride=(2, 2), padding=(0, 0))
+    """
+
+    _dims, _unpool = 2, staticmethod(max_unpool2d)
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    """``max_unpool3d``: undo a ``MaxPool3d(return_indices=True)``.
+
+    >>> nn.MaxUnpool3d((1, 2, 2))
+    MaxUnpool3d(kernel_size=(1, 2, 2), stride=(1, 2, 2), padding=(0, 0, 0))
+    """
+
+    _dims, _unpool = 3, staticmethod(max_unpool3d)
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
     """``max_unpool1d``: undo a ``MaxPool1d(return_indices=True)``.
 
     >>> nn.MaxUnpool1d(2, stride=1)
     MaxUnpool1d(kernel_size=(2,), stride=(1,), padding=(0,))
     """
 
+    _unpool = staticmethod(F.max_unpool1d)
+
     def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0) -> None:
         Module.__init__(self)
         self.kernel_size = _single(kernel_size)
         self.stride = _single(stride if stride is not None else kernel_size)
         self.padding = _single(padding)
-
-    def forward(self, input: Tensor, indices: Tensor, output_size: Any = None) -> Tensor:
-        return F.max_unpool1d(input, indices, self.kernel_size, self.stride, self.padding,
-                              output_size)
 
 
 class _LPPoolNd(Module):
@@ -197,6 +231,16 @@ class LPPool1d(_LPPoolNd):
     """
 
     function = staticmethod(F.lp_pool1d)
+
+
+class LPPool3d(_LPPoolNd):
+    """The ``norm_type``-norm of each window of the last three dims (``F.lp_pool3d``).
+
+    >>> nn.LPPool3d(2, (1, 2, 2))(minitorch.tensor([[[[3., 4.], [0., 0.]]]]))
+    tensor([[[[5.]]]])
+    """
+
+    function = staticmethod(F.lp_pool3d)
 
 
 class LPPool2d(_LPPoolNd):
@@ -232,6 +276,18 @@ class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
         return F.adaptive_avg_pool2d(input, self.output_size)
 
 
+class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
+    """Average pooling of the last three dims to a fixed ``output_size`` (an int, or a
+    triple whose None keeps the input's size).
+
+    >>> nn.AdaptiveAvgPool3d((1, None, 2))(minitorch.ones(1, 2, 3, 4)).shape
+    torch.Size([1, 1, 3, 2])
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.adaptive_avg_pool3d(input, self.output_size)
+
+
 class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
     """Average pooling of the last dim to a fixed ``output_size``.
 
@@ -261,6 +317,18 @@ class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
 
     def forward(self, input: Tensor) -> Any:
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
+    """Max pooling of the last three dims to a fixed ``output_size``; with
+    ``return_indices`` also each maximum's flat index in its volume.
+
+    >>> nn.AdaptiveMaxPool3d(1)(minitorch.arange(8.).reshape(1, 2, 2, 2))
+    tensor([[[[7.]]]])
+    """
+
+    def forward(self, input: Tensor) -> Any:
+        return F.adaptive_max_pool3d(input, self.output_size, self.return_indices)
 
 
 class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):

@@ -1,12 +1,13 @@
-"""Adaptive pooling: the input's last two dims cut into a given number of windows, each
-averaged (``adaptive_avg_pool2d``, and ``adaptive_avg_pool1d`` on one dim) or reduced to its
-largest element (``adaptive_max_pool2d``, with the flat index of that element in its plane).
+"""Adaptive pooling: the input's last two (three) dims cut into a given number of windows,
+each averaged (``adaptive_avg_pool2d``/``3d``, and ``adaptive_avg_pool1d`` on one dim) or
+reduced to its largest element (``adaptive_max_pool2d``/``3d``, with the flat index of that
+element in its plane or volume).
 
 Output cell ``i`` of a side of size ``n`` cut into ``m`` averages the inputs from
 ``floor(i * n / m)`` to ``ceil((i + 1) * n / m)``, so windows may differ in size and overlap.
 As torch's CPU kernel, each window is summed in the input's dtype in row-major order and
-divided by its height, then its width; a 1x1 output is the mean over the two dims (torch's
-shortcut, ``MeanBackward1``).
+divided by its sides in order (depth, height, width); a 1x1(x1) output is the mean over the
+pooled dims (torch's shortcut, ``MeanBackward1``).
 
 >>> import minitorch
 >>> x = minitorch.arange(6.).reshape(1, 2, 3).requires_grad_()
@@ -16,6 +17,7 @@ tensor([[[2., 3.]]], grad_fn=<AdaptiveAvgPool2DBackward0>)
 
 from __future__ import annotations
 
+from itertools import product
 from typing import Any
 
 from .. import _args
@@ -24,8 +26,10 @@ from .._tensor import Tensor
 from ..backend import namespace
 from ._base import Op, wrap
 
-__all__ = ["AdaptiveAvgPool2D", "AdaptiveAvgPool2DBackward", "AdaptiveMaxPool2D",
-           "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool2d"]
+__all__ = ["AdaptiveAvgPool2D", "AdaptiveAvgPool2DBackward", "AdaptiveAvgPool3D",
+           "AdaptiveAvgPool3DBackward", "AdaptiveMaxPool2D", "AdaptiveMaxPool3D",
+           "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
+           "adaptive_max_pool2d", "adaptive_max_pool3d"]
 
 
 def _windows(size: int, cells: int) -> tuple[list[int], list[int]]:
@@ -35,56 +39,76 @@ def _windows(size: int, cells: int) -> tuple[list[int], list[int]]:
     return starts, [e - s for s, e in zip(starts, ends)]
 
 
-def _pool(a: Any, out: tuple[int, int]) -> Any:
-    """The windows' averages: every window's offset ``(dh, dw)`` added in row-major order,
-    where the window has it (so each sum is added as torch's loop adds it)."""
+def _along(xp: Any, values: list, dim: int, n: int, dtype: Any = None) -> Any:
+    """``values`` as an array along spatial dim ``dim`` of ``n``, to broadcast over the
+    others."""
+    return xp.reshape(xp.asarray(values, dtype=dtype), (-1,) + (1,) * (n - 1 - dim))
+
+
+def _offsets(a: Any, out: tuple) -> Any:
+    """Each offset inside a window (row-major), with the picked elements at that offset of
+    every window (clamped inside the input), the windows that reach that far, and the
+    picked elements' flat indices in their plane (or volume)."""
+    xp, n = namespace(a), len(out)
+    spatial = a.shape[a.ndim - n:]
+    cuts = [_windows(size, cells) for size, cells in zip(spatial, out)]
+    for offset in product(*(range(max(lengths, default=0)) for _, lengths in cuts)):
+        picked, inside, flat = a, xp.asarray(True), xp.asarray(0, dtype=xp.int64)
+        for dim, (k, (starts, lengths)) in enumerate(zip(offset, cuts)):
+            at = [min(s + k, spatial[dim] - 1) for s in starts]
+            picked = xp.take(picked, xp.asarray(at, dtype=xp.int64), axis=a.ndim - n + dim)
+            inside = inside & _along(xp, [k < length for length in lengths], dim, n)
+            flat = flat * spatial[dim] + _along(xp, at, dim, n, xp.int64)
+        yield picked, inside, flat
+
+
+def _pool(a: Any, out: tuple) -> Any:
+    """The windows' averages: every window's offset added in row-major order, where the
+    window has it (so each sum is added as torch's loop adds it), then divided by the
+    window's sides in order."""
     xp = namespace(a)
-    (top, heights), (left, widths) = _windows(a.shape[-2], out[0]), _windows(a.shape[-1], out[1])
-    total = xp.zeros((*a.shape[:-2], *out), dtype=a.dtype)
+    total = xp.zeros((*a.shape[:a.ndim - len(out)], *out), dtype=a.dtype)
     zero = xp.zeros((), dtype=a.dtype)
-    h_axis = a.ndim - 2
-    for dh in range(max(heights, default=0)):
-        rows = xp.asarray([min(t + dh, a.shape[-2] - 1) for t in top], dtype=xp.int64)
-        picked_rows = xp.take(a, rows, axis=h_axis)
-        for dw in range(max(widths, default=0)):
-            cols = xp.asarray([min(s + dw, a.shape[-1] - 1) for s in left], dtype=xp.int64)
-            inside = xp.asarray([[dh < h and dw < w for w in widths] for h in heights])
-            total = total + xp.where(inside, xp.take(picked_rows, cols, axis=h_axis + 1), zero)
-    return total / _column(xp, heights, a.dtype) / xp.asarray(widths, dtype=a.dtype)
+    for picked, inside, _ in _offsets(a, out):
+        total = total + xp.where(inside, picked, zero)
+    for dim, (size, cells) in enumerate(zip(a.shape[a.ndim - len(out):], out)):
+        total = total / _along(xp, _windows(size, cells)[1], dim, len(out), a.dtype)
+    return total
 
 
-def _column(xp: Any, values: list[int], dtype: Any) -> Any:
-    return xp.reshape(xp.asarray(values, dtype=dtype), (-1, 1))
-
-
-def _unpool(g: Any, shape: tuple) -> Any:
-    """The gradient of ``_pool``: each output cell's gradient over its height and width,
+def _unpool(g: Any, shape: tuple, n: int) -> Any:
+    """The gradient of ``_pool``: each output cell's gradient over its window's sides,
     added over its window, cell after cell (torch's order, which matters where windows
     overlap)."""
     xp = namespace(g)
-    out = g.shape[-2:]
-    (top, heights), (left, widths) = _windows(shape[-2], out[0]), _windows(shape[-1], out[1])
+    lead = g.shape[:g.ndim - n]
+    cuts = [list(zip(*_windows(size, cells)))
+            for size, cells in zip(shape[len(shape) - n:], g.shape[g.ndim - n:])]
     grad = xp.zeros(shape, dtype=g.dtype)
-    for i, (t, h) in enumerate(zip(top, heights)):
-        for j, (s, w) in enumerate(zip(left, widths)):
-            window = (..., slice(t, t + h), slice(s, s + w))
-            grad[window] = grad[window] + xp.reshape(g[..., i, j] / h / w, (*g.shape[:-2], 1, 1))
+    for cell in product(*(range(len(c)) for c in cuts)):
+        part = g[(..., *cell)]
+        window = [c[i] for c, i in zip(cuts, cell)]
+        for _, length in window:
+            part = part / length
+        key = (..., *(slice(start, start + length) for start, length in window))
+        grad[key] = grad[key] + xp.reshape(part, (*lead, *(1,) * n))
     return grad
 
 
 class AdaptiveAvgPool2D(Op):
     node_name = "AdaptiveAvgPool2DBackward0"
     saved_names = ("self",)
+    dims = 2
     _profile_name = "aten::_adaptive_avg_pool2d"
 
-    @staticmethod
-    def forward(ctx: Any, a: Tensor, *, output_size: tuple[int, int]) -> Tensor:
+    @classmethod
+    def forward(cls, ctx: Any, a: Tensor, *, output_size: tuple) -> Tensor:
         ctx.save_for_backward(a)
         return wrap(_pool(a._data, output_size))
 
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        return (AdaptiveAvgPool2DBackward.apply(g, *ctx.saved_tensors),)
+    @classmethod
+    def backward(cls, ctx: Any, g: Tensor) -> tuple:
+        return (cls.gradient.apply(g, *ctx.saved_tensors),)
 
 
 class AdaptiveAvgPool2DBackward(Op):
@@ -94,29 +118,49 @@ class AdaptiveAvgPool2DBackward(Op):
 
     node_name = "AdaptiveAvgPool2DBackwardBackward0"
     _profile_name = "aten::_adaptive_avg_pool2d_backward"
+    pool = AdaptiveAvgPool2D
 
-    @staticmethod
-    def forward(ctx: Any, g: Tensor, a: Tensor) -> Tensor:
+    @classmethod
+    def forward(cls, ctx: Any, g: Tensor, a: Tensor) -> Tensor:
+        n = cls.pool.dims
         for d in range(1, g.dim()):
             if g.shape[d] == 0:
                 raise RuntimeError(
-                    "adaptive_avg_pool2d_backward(): Expected grad_output to have non-zero size "
-                    f"for non-batch dimensions, but grad_output has sizes {list(g.shape)} with "
-                    f"dimension {d} being empty")
-        ctx.output_size = tuple(g.shape[-2:])
+                    f"adaptive_avg_pool{n}d_backward(): Expected grad_output to have non-zero "
+                    f"size for non-batch dimensions, but grad_output has sizes {list(g.shape)} "
+                    f"with dimension {d} being empty")
+        ctx.output_size = tuple(g.shape[-n:])
         ctx.save_for_backward(a)
-        return wrap(_unpool(g._data, tuple(a.shape)))
+        return wrap(_unpool(g._data, tuple(a.shape), n))
 
-    @staticmethod
-    def backward(ctx: Any, gg: Tensor) -> tuple:
+    @classmethod
+    def backward(cls, ctx: Any, gg: Tensor) -> tuple:
         (a,) = ctx.saved_tensors
-        return AdaptiveAvgPool2D.apply(gg, output_size=ctx.output_size), zeros_like(a)
+        return cls.pool.apply(gg, output_size=ctx.output_size), zeros_like(a)
 
 
-def _output_size(fn: str, input: Tensor, output_size: Any) -> tuple:
+AdaptiveAvgPool2D.gradient = AdaptiveAvgPool2DBackward
+
+
+class AdaptiveAvgPool3D(AdaptiveAvgPool2D):
+    node_name = "AdaptiveAvgPool3DBackward0"
+    dims = 3
+    _profile_name = "aten::adaptive_avg_pool3d"
+
+
+class AdaptiveAvgPool3DBackward(AdaptiveAvgPool2DBackward):
+    node_name = "AdaptiveAvgPool3DBackwardBackward0"
+    _profile_name = "aten::adaptive_avg_pool3d_backward"
+    pool = AdaptiveAvgPool3D
+
+
+AdaptiveAvgPool3D.gradient = AdaptiveAvgPool3DBackward
+
+
+def _output_size(fn: str, input: Tensor, output_size: Any, n: int = 2) -> tuple:
     """``output_size`` as a tuple, a None taking the input's size there (torch's Python
     wrapper, which reads ``input.size()`` first), then read by ``fn``'s parser as an
-    ``int[2]`` (one int is spread; no bool, no float).
+    ``int[n]`` (one int is spread; no bool, no float).
 
     >>> _output_size("adaptive_avg_pool2d", minitorch.ones(1, 4, 6), (2, None))
     (2, 6)
@@ -133,7 +177,7 @@ ints, but found element of type float at pos 0
         output_size = [d if v is None else v for v, d in
                        zip(output_size, input.shape[-len(output_size):])]
     if _args.as_int(output_size) is not None:
-        return (output_size, output_size)
+        return (output_size,) * n
     return _args.int_tuple(fn, output_size, "output_size", 2)
 
 
@@ -144,18 +188,36 @@ def adaptive_avg_pool2d(input: Tensor, output_size: Any) -> Tensor:
     >>> F.adaptive_avg_pool2d(minitorch.ones(1, 4, 6), (2, None)).shape
     torch.Size([1, 2, 6])
     """
-    size = _output_size("adaptive_avg_pool2d", input, output_size)
-    if len(size) != 2:
-        raise RuntimeError("adaptive_avg_pool2d: output_size must be 2")
-    if size[0] < 0 or size[1] < 0:
-        raise RuntimeError("adaptive_avg_pool2d: elements of output_size must be greater than or "
-                           f"equal to 0 but received {{{size[0]}, {size[1]}}}")
-    if size == (1, 1):
-        return input.mean((-1, -2), keepdim=True)
-    _check_input("adaptive_avg_pool2d", input, "but got", any_dtype=0 in size)
+    return _adaptive_avg_pool(2, input, output_size)
+
+
+def adaptive_avg_pool3d(input: Tensor, output_size: Any) -> Tensor:
+    """The average of ``output_size`` (an int, or a triple whose None keeps the input's
+    size) adaptive windows over the last three dims of a 4-D or 5-D input.
+
+    >>> F.adaptive_avg_pool3d(minitorch.ones(1, 2, 4, 6), (1, None, 3)).shape
+    torch.Size([1, 1, 4, 3])
+    """
+    return _adaptive_avg_pool(3, input, output_size)
+
+
+def _adaptive_avg_pool(n: int, input: Tensor, output_size: Any) -> Tensor:
+    """``adaptive_avg_pool2d`` or ``adaptive_avg_pool3d`` (``n`` 2, 3) after torch's checks."""
+    name = f"adaptive_avg_pool{n}d"
+    size = _output_size(name, input, output_size, n)
+    if len(size) != n:
+        raise RuntimeError(f"{name}: output_size must be {n}")
+    if min(size) < 0:
+        shown = f"{size[0]}, {size[1]}" + ("" if n == 2 else f",{size[2]}")  # torch's spacing
+        raise RuntimeError(f"{name}: elements of output_size must be greater than or equal to "
+                           f"0 but received {{{shown}}}")
+    if size == (1,) * n:
+        return input.mean(tuple(range(-1, -n - 1, -1)), keepdim=True)
+    _check_input(name, input, "but got", any_dtype=n == 2 and 0 in size)
     if not input.dtype.is_floating_point:  # an empty output of any dtype: nothing to average
-        return input.new_zeros((*input.shape[:-2], *size))
-    return AdaptiveAvgPool2D.apply(input, output_size=size)
+        return input.new_zeros((*input.shape[:-n], *size))
+    op = AdaptiveAvgPool2D if n == 2 else AdaptiveAvgPool3D
+    return op.apply(input, output_size=size)
 
 
 def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
@@ -178,28 +240,17 @@ def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
     return adaptive_avg_pool2d(input.unsqueeze(-2), (1, sizes[0])).squeeze(-2)
 
 
-def _argmax_windows(a: Any, out: tuple[int, int]) -> Any:
-    """The flat index (in its H x W plane) of each window's largest element: the window's
-    offsets scanned in row-major order, a later element taken only when larger (or NaN), as
-    torch's CPU loop."""
+def _argmax_windows(a: Any, out: tuple) -> Any:
+    """The flat index (in its plane or volume) of each window's largest element: the
+    window's offsets scanned in row-major order, a later element taken only when larger (or
+    NaN), as torch's CPU loop."""
     xp = namespace(a)
-    height, width = a.shape[-2:]
-    (top, heights), (left, widths) = _windows(height, out[0]), _windows(width, out[1])
-    best = xp.full((*a.shape[:-2], *out), -xp.inf, dtype=a.dtype)
-    index = xp.asarray([t * width + s for t in top for s in left], dtype=xp.int64)
-    index = xp.broadcast_to(xp.reshape(index, out), best.shape)
-    h_axis = a.ndim - 2
-    for dh in range(max(heights, default=0)):
-        rows = [min(t + dh, height - 1) for t in top]
-        picked_rows = xp.take(a, xp.asarray(rows, dtype=xp.int64), axis=h_axis)
-        for dw in range(max(widths, default=0)):
-            cols = [min(s + dw, width - 1) for s in left]
-            values = xp.take(picked_rows, xp.asarray(cols, dtype=xp.int64), axis=h_axis + 1)
-            inside = xp.asarray([[dh < h and dw < w for w in widths] for h in heights])
-            better = inside & ((values > best) | xp.isnan(values))
-            best = xp.where(better, values, best)
-            flat = xp.asarray([[r * width + c for c in cols] for r in rows], dtype=xp.int64)
-            index = xp.where(better, flat, index)
+    best = xp.full((*a.shape[:a.ndim - len(out)], *out), -xp.inf, dtype=a.dtype)
+    index = xp.zeros(best.shape, dtype=xp.int64)
+    for values, inside, flat in _offsets(a, out):
+        better = inside & ((values > best) | xp.isnan(values))
+        best = xp.where(better, values, best)
+        index = xp.where(better, flat, index)
     return index
 
 
@@ -208,26 +259,41 @@ class AdaptiveMaxPool2D(Op):
     added in output order where windows share their largest element."""
 
     node_name = "AdaptiveMaxPool2DBackward0"
+    dims = 2
     saved_slots = ("indices",)
     saved_names = ("self", "result1")
     _profile_name = "aten::adaptive_max_pool2d"
 
-    @staticmethod
-    def forward(ctx: Any, a: Tensor, *, indices: Tensor) -> Tensor:
-        xp, batch = a._xp, tuple(a.shape[:-2])
-        planes = xp.reshape(a._data, (*batch, a.shape[-2] * a.shape[-1]))
-        flat = xp.reshape(indices._data, (*batch, indices.shape[-2] * indices.shape[-1]))
+    @classmethod
+    def forward(cls, ctx: Any, a: Tensor, *, indices: Tensor) -> Tensor:
+        xp, n = a._xp, cls.dims
+        batch = tuple(a.shape[:-n])
+        planes = xp.reshape(a._data, (*batch, _count(a.shape[-n:])))
+        flat = xp.reshape(indices._data, (*batch, _count(indices.shape[-n:])))
         picked = xp.take_along_axis(planes, flat, axis=-1)
         ctx.shape, ctx.indices = tuple(a.shape), indices
         return wrap(xp.reshape(picked, indices.shape))
 
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        shape, indices = ctx.shape, ctx.indices
-        _check_nonempty("adaptive_max_pool2d_backward", g, "grad_output", 1)
-        zeros = g.new_zeros((*shape[:-2], shape[-2] * shape[-1]))
-        grad = zeros.scatter_add(-1, indices.flatten(-2), g.flatten(-2))
+    @classmethod
+    def backward(cls, ctx: Any, g: Tensor) -> tuple:
+        shape, indices, n = ctx.shape, ctx.indices, cls.dims
+        _check_nonempty(f"adaptive_max_pool{n}d_backward", g, "grad_output", 1)
+        zeros = g.new_zeros((*shape[:-n], _count(shape[-n:])))
+        grad = zeros.scatter_add(-1, indices.flatten(-n), g.flatten(-n))
         return (grad.reshape(shape),)
+
+
+class AdaptiveMaxPool3D(AdaptiveMaxPool2D):
+    node_name = "AdaptiveMaxPool3DBackward0"
+    dims = 3
+    _profile_name = "aten::adaptive_max_pool3d"
+
+
+def _count(sizes: Any) -> int:
+    total = 1
+    for size in sizes:
+        total *= size
+    return total
 
 
 def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
@@ -237,29 +303,50 @@ def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = 
     >>> F.adaptive_max_pool2d(minitorch.arange(6.).reshape(1, 2, 3), (1, 2), True)
     (tensor([[[4., 5.]]]), tensor([[[4, 5]]]))
     """
-    size = _output_size("adaptive_max_pool2d", input, output_size)
-    _check_input("adaptive_max_pool2d", input, "but got:", any_dtype=True)  # the shape first
-    if len(size) != 2:
-        raise RuntimeError("adaptive_max_pool2d(): internal error: output_size.size() must be 2")
+    return _adaptive_max_pool(2, input, output_size, return_indices)
+
+
+def adaptive_max_pool3d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
+    """The largest element of each of ``output_size`` adaptive windows over the last three
+    dims of a 4-D or 5-D input, and with ``return_indices`` its flat index in its volume.
+
+    >>> F.adaptive_max_pool3d(minitorch.arange(8.).reshape(1, 2, 2, 2), (1, 1, 2), True)
+    (tensor([[[[6., 7.]]]]), tensor([[[[6, 7]]]]))
+    """
+    return _adaptive_max_pool(3, input, output_size, return_indices)
+
+
+def _adaptive_max_pool(n: int, input: Tensor, output_size: Any, return_indices: bool) -> Any:
+    """``adaptive_max_pool2d`` or ``adaptive_max_pool3d`` (``n`` 2, 3) after torch's
+    checks."""
+    name = f"adaptive_max_pool{n}d"
+    size = _output_size(name, input, output_size, n)
+    _check_input(name, input, "but got:", any_dtype=True)  # the shape first
+    if len(size) != n:
+        raise RuntimeError(f"{name}(): internal error: output_size.size() must be {n}")
     if min(size) < 0:
         raise RuntimeError("Trying to create tensor with negative dimension "
-                           f"{min(size)}: {[*input.shape[:-2], *size]}")
-    _check_input("adaptive_max_pool2d", input, "but got:")  # then the dtype
+                           f"{min(size)}: {[*input.shape[:-n], *size]}")
+    _check_input(name, input, "but got:")  # then the dtype
     indices = wrap(_argmax_windows(input._data, size))
-    out = AdaptiveMaxPool2D.apply(input, indices=indices)
+    op = AdaptiveMaxPool2D if n == 2 else AdaptiveMaxPool3D
+    out = op.apply(input, indices=indices)
     return (out, indices) if return_indices else out
 
 
 def _check_input(name: str, input: Tensor, got: str, any_dtype: bool = False) -> None:
-    """torch's checks of a 2-d adaptive pooling's input, in its order: 3 or 4 dims, no empty
-    non-batch dim, a floating dtype unless nothing is computed (``any_dtype``; ``got``: the
-    words before the shape in torch's text)."""
-    ndim = input.dim()
-    if ndim not in (3, 4):
-        raise RuntimeError(f"{name}(): Expected 3D or 4D tensor, {got} {list(input.shape)}")
-    _check_nonempty(name, input, "input", 1 if "max" in name else ndim - 2)
-    if not input.dtype.is_floating_point and not any_dtype:
-        raise _args.not_implemented(name, input.dtype)
+    """torch's checks of an adaptive pooling's input (``name`` ends in its spatial dims), in
+    its order: a channel and an optional batch dim before those, no empty non-batch dim, a
+    floating dtype unless nothing is computed (``any_dtype``; ``got``: the words before the
+    shape in torch's text)."""
+    ndim, n = input.dim(), int(name[-2])
+    if ndim not in (n + 1, n + 2):
+        raise RuntimeError(f"{name}(): Expected {n + 1}D or {n + 2}D tensor, {got} "
+                           f"{list(input.shape)}")
+    # 2-d average pooling checks only its pooled dims
+    _check_nonempty(name, input, "input", ndim - 2 if name == "adaptive_avg_pool2d" else 1)
+    if not input.dtype.is_floating_point and not any_dtype:  # 3-d: torch's kernel's name
+        raise _args.not_implemented(name if n == 2 else f"{name}_cpu", input.dtype)
 
 
 def _check_nonempty(name: str, t: Tensor, what: str, first: int) -> None:

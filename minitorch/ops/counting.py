@@ -26,7 +26,8 @@ from ._base import wrap
 from ._fused import linspace
 from .pointwise import _NoDerivative
 
-__all__ = ["Bincount", "bincount", "bucketize", "histc", "histogram", "isin", "searchsorted"]
+__all__ = ["Bincount", "bincount", "bucketize", "histc", "histogram", "histogramdd", "isin",
+           "searchsorted"]
 
 
 def _check_histc_range(low: float, high: float) -> None:
@@ -149,12 +150,123 @@ def histogram(input: Tensor, bins: Any = 100, *, range: Any = _args.OMITTED,
     return return_types.histogram(wrap(hist), wrap(edges))
 
 
-def _histogram_edges(input: Tensor, data: Any, bins: Any, range: Any) -> Any:
-    """The bin edges of :func:`histogram` with a count of ``bins``, in the input's dtype:
-    over ``range``, else over the data's own range (found by a kernel of floats only)."""
+_HISTOGRAMDD_SIGNATURES = tuple(
+    f"Tensor input, {bins} bins, tuple of floats range = None, Tensor weight = None, "
+    "bool density = False" for bins in ("int", "tuple of ints", "tuple of Tensors"))
+
+
+@_call_form.overloads(*_HISTOGRAMDD_SIGNATURES)
+def histogramdd(input: Tensor, bins: Any = _args.OMITTED, *, range: Any = None,
+                weight: Tensor | None = None, density: bool = False) -> Any:
+    """A histogram of the rows of ``input`` (the last dim holds each point's D coordinates):
+    ``bins`` equal bins per dim (one int, or one per dim) over ``range`` (``[min0, max0,
+    min1, ...]``; the data's own range by default), or each dim's edges as a 1-D tensor.
+    Returns ``(hist, bin_edges)``, ``bin_edges`` a tuple of D tensors.
+
+    >>> minitorch.histogramdd(minitorch.tensor([[0., 1.], [1., 0.]]), bins=2).hist
+    tensor([[0., 1.],
+            [1., 0.]])
+    """
+    _args.tensor_args("histogramdd", (input, "input", 1))
+    listed = isinstance(bins, (tuple, list))
+    tensors = listed and bool(bins) and _args.as_int(bins[0]) is None
+    if (_args.as_int(bins) is None and not listed) or (
+            weight is not None and not isinstance(weight, Tensor)):
+        given = {k: v for k, v in (("bins", bins), ("weight", weight))
+                 if v is not None and v is not _args.OMITTED}
+        raise TypeError(_call_form.combination_message("histogramdd", (input,), given,
+                                                       _HISTOGRAMDD_SIGNATURES))
+    if tensors:
+        bins = _args.tensor_items(bins)  # a list whose first item is no int: of tensors
+    counts = (None if tensors else list(_args.int_tuple("histogramdd", bins, "bins", 2))
+              if listed else [bins] * (input.shape[-1] if input.dim() else 0))
+    if range is not None:
+        range = _bounds(range)
+    if input.dim() < 2:
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
+    xp, d = input._xp, input.shape[-1]
+    rows = xp.reshape(input._data, (-1, d))
+    if tensors:
+        if len(bins) != d:
+            raise RuntimeError(f"torch.histogramdd: expected {d} sequences of bin edges for a "
+                               f"{d}-dimensional histogram but got {len(bins)}")
+        for i, b in enumerate(bins):
+            _check_edges(input, b, i)
+        edges = [xp.astype(b._data, rows.dtype) for b in bins]
+    else:
+        edges = _histogramdd_edges(input, rows, counts, range)
+        for i, e in enumerate(edges):  # a negative count made no edge
+            _check_edges(input, wrap(e), i)
+    _check_histogram_inputs(input, None, weight, list(input.shape))
+    for i, e in enumerate(edges):
+        if e.shape[0] < 2:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {e.shape[0] - 1} "
+                               f"for dimension {i}")
+    if not input.dtype.is_floating_point:
+        raise _args.not_implemented("histogram_cpu", input.dtype)
+    return return_types.histogramdd(*_count_rows(xp, rows, edges, weight, density))
+
+
+def _bounds(values: Any) -> list:
+    """``histogramdd``'s ``range`` as its parser reads a tuple of floats."""
+    for i, v in enumerate(values):
+        if isinstance(v, bool) or not (isinstance(v, (int, float)) or _args.holds_number(v)):
+            raise TypeError("histogramdd(): argument 'range' must be tuple of floats, but "
+                            f"found element of type {_args.type_name(v)} at pos {i + 1}")
+    return [float(v) for v in values]
+
+
+def _histogramdd_edges(input: Tensor, rows: Any, counts: list, bounds: Any) -> list:
+    """Each dim's equal-bin edges, over its pair of ``bounds`` or its data's range."""
+    d = rows.shape[1]
+    if bounds is not None and len(bounds) != 2 * d:
+        raise RuntimeError(f"torch.histogramdd: for a {d}-dimensional histogram range should "
+                           f"have {2 * d} elements, but got {len(bounds)}")
+    if len(counts) != d:  # checked after the range's values, before any edge
+        if bounds is not None:
+            for i in range(d):
+                _histogram_edges(input, rows[:, i], 1, bounds[2 * i:2 * i + 2], i)
+        raise RuntimeError("histogramdd: The size of bins must be equal to the innermost "
+                           "dimension of the input.")
+    return [_histogram_edges(input, rows[:, i], counts[i],
+                             None if bounds is None else bounds[2 * i:2 * i + 2], i)
+            for i in range(d)]
+
+
+def _count_rows(xp: Any, rows: Any, edges: list, weight: Any, density: bool) -> tuple:
+    """The D-dim histogram of ``rows`` over ``edges`` (each bin holds its left edges, the
+    last its right edge too), and the edges as tensors."""
+    kept = xp.ones((rows.shape[0],), dtype=xp.bool)
+    flat = xp.zeros((rows.shape[0],), dtype=xp.int64)
+    for i, e in enumerate(edges):
+        column = rows[:, i]
+        kept = kept & (column >= e[0]) & (column <= e[-1])
+        where = xp.searchsorted(e, column, side="right") - 1
+        where = xp.clip(where, 0, e.shape[0] - 2)  # the right edge's own bin
+        flat = flat * (e.shape[0] - 1) + where
+    shape = tuple(e.shape[0] - 1 for e in edges)
+    hist = xp.zeros((math.prod(shape),), dtype=rows.dtype)
+    counted = (xp.ones((rows.shape[0],), dtype=rows.dtype) if weight is None
+               else xp.reshape(weight._data, (-1,)))
+    index_add(xp, hist, (flat[kept],), counted[kept])
+    hist = xp.reshape(hist, shape)
+    if density:  # the total, then each dim's bin widths
+        with quiet():
+            hist = hist / xp.sum(hist)
+            for i, e in enumerate(edges):
+                hist = hist / xp.reshape(e[1:] - e[:-1], (-1,) + (1,) * (len(edges) - 1 - i))
+    return wrap(hist), tuple(wrap(e) for e in edges)
+
+
+def _histogram_edges(input: Tensor, data: Any, bins: Any, range: Any,
+                     dim: int | None = None) -> Any:
+    """The bin edges of :func:`histogram` (of ``histogramdd``'s dim ``dim``: ``data`` its
+    column) with a count of ``bins``, in the input's dtype: over ``range``, else over the
+    data's own range (found by a kernel of floats only)."""
     xp = input._xp
     (count,) = _args.integers("histogram", (bins, "bins", 2))
-    if count <= 0:
+    at = dim or 0
+    if count <= 0 and dim is None:  # (histogramdd's counts are checked with its edges)
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {count} for "
                            "dimension 0")
     if range is not None:
@@ -166,33 +278,25 @@ def _histogram_edges(input: Tensor, data: Any, bins: Any, range: Any) -> Any:
     else:
         low, high = 0.0, 1.0
     if not (math.isfinite(low) and math.isfinite(high)):
-        raise RuntimeError(f"torch.histogramdd: dimension 0's range [{cpp_float(low)}, "
+        raise RuntimeError(f"torch.histogramdd: dimension {at}'s range [{cpp_float(low)}, "
                            f"{cpp_float(high)}] is not finite")
     if low > high:
         raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min "
-                           f"{cpp_float(low)} max {cpp_float(high)} for dimension 0")
+                           f"{cpp_float(low)} max {cpp_float(high)} for dimension {at}")
     if low == high:
         low, high = low - 0.5, high + 0.5
     if input.dtype is bool_:
         raise _args.not_implemented("linspace_cpu", bool_)
-    return linspace(xp, low, high, count + 1, data.dtype)
+    return linspace(xp, low, high, max(count + 1, 0), data.dtype)
 
 
-def _check_histogram_inputs(input: Tensor, bins: Tensor | None, weight: Any) -> None:
+def _check_histogram_inputs(input: Tensor, bins: Tensor | None, weight: Any,
+                            shape: list | None = None) -> None:
     """torch's checks of the edges (a tensor of them) and the weights, in its order; the
-    input is seen as a column of its ``numel`` values."""
+    input is seen as a column of its ``numel`` values (``histogramdd``: as rows of the
+    ``shape`` given, its edges checked by :func:`_check_edges`)."""
     if bins is not None:
-        if bins.dtype is not input.dtype:
-            raise RuntimeError("torch.histogramdd: input tensor and bins tensors should have "
-                               "the same dtype, but got input with dtype "
-                               f"{_args.c_name(input.dtype)} and bins for dimension 0 with "
-                               f"dtype {_args.c_name(bins.dtype)}")
-        if bins.dim() != 1:
-            raise RuntimeError("torch.histogramdd: bins tensor should have one dimension, but "
-                               f"got {bins.dim()} dimensions in the bins tensor for dimension 0")
-        if not bins.numel():
-            raise RuntimeError("torch.histogramdd: bins tensor should have at least 1 element, "
-                               "but got 0 elements in the bins tensor for dimension 0")
+        _check_edges(input, bins, 0)
     if weight is None:
         return
     if weight.dtype is not input.dtype:
@@ -200,11 +304,29 @@ def _check_histogram_inputs(input: Tensor, bins: Tensor | None, weight: Any) -> 
                            "weight tensor should have the same dtype, but got input("
                            f"{_args.c_name(input.dtype)}), and weight("
                            f"{_args.c_name(weight.dtype)})")
-    if weight.numel() != input.numel():
+    rows = [input.numel(), 1] if shape is None else shape
+    if (weight.numel() != input.numel() if shape is None else
+            list(weight.shape) != list(input.shape[:-1])):
         raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have the "
                            "same shape as the input tensor excluding its innermost dimension, "
-                           f"but got input with shape [{input.numel()}, 1] and weight with "
-                           f"shape [{weight.numel()}]")
+                           f"but got input with shape {rows} and weight with "
+                           f"shape {list(weight.shape) if shape else [weight.numel()]}")
+
+
+def _check_edges(input: Tensor, bins: Tensor, dim: int) -> None:
+    """torch's checks of the bin edges of dim ``dim``: the input's dtype, one dim, one
+    edge at least."""
+    if bins.dtype is not input.dtype:
+        raise RuntimeError("torch.histogramdd: input tensor and bins tensors should have "
+                           "the same dtype, but got input with dtype "
+                           f"{_args.c_name(input.dtype)} and bins for dimension {dim} with "
+                           f"dtype {_args.c_name(bins.dtype)}")
+    if bins.dim() != 1:
+        raise RuntimeError("torch.histogramdd: bins tensor should have one dimension, but "
+                           f"got {bins.dim()} dimensions in the bins tensor for dimension {dim}")
+    if not bins.numel():
+        raise RuntimeError("torch.histogramdd: bins tensor should have at least 1 element, "
+                           f"but got 0 elements in the bins tensor for dimension {dim}")
 
 
 class Bincount(_NoDerivative):

@@ -10,6 +10,7 @@ tensor([[0.5000, 0.5000]], grad_fn=<SoftmaxBackward0>)
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -249,24 +250,26 @@ class MseLoss(Op):
 class AvgPool2d(Op):
     """The sum over ``kernel`` windows moved by ``stride`` over the input padded with zeros
     (``padding`` before, ``padding + extra`` after: ceil mode's last windows), divided by
-    ``divisor``: one number, or an array of one per output position."""
+    ``divisor``: one number, or an array of one per output position. The pooled dims are
+    the last ``len(kernel)`` (two here, three in ``AvgPool3d``)."""
 
     node_name = "AvgPool2DBackward0"
     saved_slots = ("meta",)  # torch saves the input
     _profile_name = "aten::avg_pool2d"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, kernel: tuple, stride: tuple, padding: tuple = (0, 0),
-                extra: tuple = (0, 0), divisor: Any = None) -> Tensor:
+    def forward(ctx: Any, a: Tensor, *, kernel: tuple, stride: tuple, padding: tuple,
+                extra: tuple, divisor: Any = None) -> Tensor:
         xp, data = a._xp, a._data
-        (ph, pw), (eh, ew) = padding, extra
-        shape = (*data.shape[:-2], data.shape[-2] + 2 * ph + eh, data.shape[-1] + 2 * pw + ew)
-        inner = (..., slice(ph, ph + data.shape[-2]), slice(pw, pw + data.shape[-1]))
+        n = len(kernel)
+        lead, spatial = data.shape[:-n], data.shape[-n:]
+        shape = (*lead, *(size + 2 * p + e for size, p, e in zip(spatial, padding, extra)))
+        inner = (..., *(slice(p, p + size) for p, size in zip(padding, spatial)))
         if shape != data.shape:
             data = xp.zeros(shape, dtype=data.dtype)
             data[inner] = a._data
         keys = _window_keys(shape, kernel, stride)
-        divisor = kernel[0] * kernel[1] if divisor is None else divisor
+        divisor = math.prod(kernel) if divisor is None else divisor
         ctx.meta = (shape, inner if shape != a._data.shape else None, keys, divisor)
         total = sum(data[key] for key in keys)
         if xp.isdtype(total.dtype, "integral"):  # torch's integer kernel divides as C++
@@ -286,19 +289,22 @@ class AvgPool2d(Op):
         return (total if inner is None else total[inner],)
 
 
+class AvgPool3d(AvgPool2d):
+    node_name = "AvgPool3DBackward0"
+    _profile_name = "aten::avg_pool3d"
+
+
 def _window_keys(shape: tuple, kernel: tuple, stride: tuple) -> list[tuple]:
-    """One strided slice per offset inside the window: their sum is the windows' sum."""
-    h, w = shape[-2], shape[-1]
-    oh, ow = (h - kernel[0]) // stride[0] + 1, (w - kernel[1]) // stride[1] + 1
-    if oh <= 0 or ow <= 0:
-        raise RuntimeError(f"Output size is too small (input {h}x{w}, kernel "
-                           f"{kernel[0]}x{kernel[1]})")
-    lead = (slice(None),) * (len(shape) - 2)
-    return [
-        (*lead, slice(i, i + stride[0] * (oh - 1) + 1, stride[0]),
-         slice(j, j + stride[1] * (ow - 1) + 1, stride[1]))
-        for i in range(kernel[0]) for j in range(kernel[1])
-    ]
+    """One strided slice per offset inside the window (row-major): their sum is the
+    windows' sum."""
+    n = len(kernel)
+    out = [(size - k) // s + 1 for size, k, s in zip(shape[-n:], kernel, stride)]
+    if min(out) <= 0:
+        raise RuntimeError(f"Output size is too small (input {'x'.join(map(str, shape[-n:]))}, "
+                           f"kernel {'x'.join(map(str, kernel))})")
+    lead = (slice(None),) * (len(shape) - n)
+    return [(*lead, *(slice(i, i + s * (o - 1) + 1, s) for i, s, o in zip(offset, stride, out)))
+            for offset in itertools.product(*(range(k) for k in kernel))]
 
 
 @_args.tensors("softmax", input="input")

@@ -1,5 +1,6 @@
-"""``max_unpool2d``: the inverse of ``max_pool2d(return_indices=True)``: each value put back
-at its flat index in a plane of zeros (``MaxUnpool2DBackward0``; the gradient reads it back).
+"""``max_unpool2d``/``3d``: the inverse of ``max_pool2d``/``3d(return_indices=True)``: each
+value put back at its flat index in a plane (volume) of zeros (``MaxUnpool2DBackward0``,
+``MaxUnpool3DBackward0``; the gradient reads it back).
 
 >>> import minitorch
 >>> from minitorch.nn import functional as F
@@ -17,11 +18,12 @@ from .._tensor import Tensor
 from ..backend import setitem
 from ._base import Op, wrap
 
-__all__ = ["MaxUnpool2D"]
+__all__ = ["MaxUnpool2D", "MaxUnpool3D"]
 
 
 def _planes(xp: Any, array: Any, lead: tuple) -> Any:
-    return xp.reshape(array, (_count(lead), array.shape[-2] * array.shape[-1]))  # -1: 0 planes
+    """The array as one row per plane (volume) of its last dims after ``lead``."""
+    return xp.reshape(array, (_count(lead), _count(array.shape[len(lead):])))  # -1: 0 planes
 
 
 def _count(sizes: tuple) -> int:
@@ -37,20 +39,20 @@ class MaxUnpool2D(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, indices: Tensor, *, size: tuple) -> Tensor:
-        xp = a._xp
-        lead = tuple(a.shape[:-2])
+        xp, volume = a._xp, _count(size)
+        lead = tuple(a.shape[:-len(size)])
         index = _planes(xp, indices._data, lead)
-        bad = (index < 0) | (index >= size[0] * size[1])
-        if size[0] * size[1] and bool(xp.any(bad)):  # torch reads no index into empty planes
+        bad = (index < 0) | (index >= volume)
+        if volume and bool(xp.any(bad)):  # torch reads no index into empty planes
             flat = xp.reshape(bad, (-1,))  # torch names the last one it met
-            last = flat.shape[0] - 1 - int(xp.argmax(xp.flip(flat)))
+            last = flat.shape[0] - 1 - int(xp.argmax(xp.astype(xp.flip(flat), xp.int8)))
             raise RuntimeError(f"Found an invalid max index: "
                                f"{int(xp.reshape(index, (-1,))[last])} (output volumes are of "
-                               f"size {size[0]}x{size[1]})")
+                               f"size {'x'.join(map(str, size))})")
         ctx.save_for_backward(wrap(index))
-        ctx.shape = a._data.shape
-        out = xp.zeros((_count(lead), size[0] * size[1]), dtype=a._data.dtype)
-        if size[0] * size[1]:
+        ctx.shape, ctx.volume = a._data.shape, volume
+        out = xp.zeros((_count(lead), volume), dtype=a._data.dtype)
+        if volume:
             rows = xp.reshape(xp.arange(index.shape[0]), (-1, 1))
             setitem(xp, out, (rows, index), _planes(xp, a._data, lead))
         return wrap(xp.reshape(out, (*lead, *size)))
@@ -58,5 +60,10 @@ class MaxUnpool2D(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         (index,) = ctx.saved_tensors  # a gather, recorded: the gradient differentiates again
-        planes = g.reshape(index.shape[0], g.shape[-2] * g.shape[-1])
+        planes = g.reshape(index.shape[0], ctx.volume)
         return planes.gather(1, index).reshape(ctx.shape), None
+
+
+class MaxUnpool3D(MaxUnpool2D):
+    node_name = "MaxUnpool3DBackward0"
+    _profile_name = "aten::max_unpool3d"
