@@ -530,6 +530,10 @@ _OUT_DTYPES = {
                 "PyTorch.)", RuntimeError),
     **dict.fromkeys(("maximum", "minimum"), _CAST),
     # linalg's, under their names
+    **{f"linalg_{name}": (True, f"{message}: Expected result to be safely castable from {{r}} "
+                          "dtype, but got result with dtype {o}", RuntimeError)
+       for name, message in (("cond", "linalg.cond"), ("tensorinv", "tensorinv"),
+                             ("matrix_rank", "torch.linalg.matrix_rank"))},
     "linalg_norm": (False, "linalg.norm expected out tensor dtype {r} but got: {o}",
                     RuntimeError),
     "linalg_matrix_norm": (False, "linalg.matrix_norm expected out tensor dtype {r} but got: "
@@ -594,7 +598,8 @@ PARSED_OUT = {
             "select", "slice", "unfold", "alias", "as_strided", "detach"))),
         "Tensor"),
     **dict.fromkeys(("aminmax", "cummax", "cummin", "frexp", "geqrf", "kthvalue", "median",
-                     "mode", "nanmedian", "qr", "slogdet", "svd", "topk", "sort", "histogram"),
+                     "mode", "nanmedian", "qr", "slogdet", "svd", "topk", "sort", "histogram",
+                     "lu_unpack", "triangular_solve"),
                     "tuple of Tensors"),
     # a Tensor without dim (or with another tensor), a tuple with it: :func:`_overload_of`
     **dict.fromkeys(("max", "min"), "extremum")}
@@ -603,8 +608,39 @@ PARSED_OUT = {
 # linalg's functions that take ``out=`` (minitorch.linalg's names, without "linalg_")
 LINALG_PARSED_OUT = dict.fromkeys((
     "inv", "det", "vector_norm", "eigvalsh", "svdvals", "cholesky", "solve", "cross", "norm",
-    "matrix_norm", "vecdot", "multi_dot", "solve_triangular", "pinv", "householder_product"),
-    "Tensor") | dict.fromkeys(("eigh", "svd", "qr", "slogdet", "lu_factor"), "tuple of Tensors")
+    "matrix_norm", "vecdot", "multi_dot", "solve_triangular", "pinv", "householder_product",
+    "cond", "matrix_rank", "tensorinv"), "Tensor") | dict.fromkeys((
+        "eigh", "svd", "qr", "slogdet", "lu_factor", "cholesky_ex", "inv_ex", "lu",
+        "lu_factor_ex", "solve_ex"), "tuple of Tensors")
+
+
+# the number of results of the ops with a tuple out (torch's parser checks out's length
+# before the op runs: :func:`_count_refused`); the others' have two
+_TUPLE_SIZES = dict.fromkeys(("svd", "lu_unpack", "linalg_lu",
+                              "linalg_lu_factor_ex", "linalg_svd"), 3)
+
+
+# where torch checks a tuple out's dtypes in another order than its fields' (svd: U, Vh, S)
+_CHECK_ORDER = {"svd": (0, 2, 1), "linalg_svd": (0, 2, 1)}
+
+
+def _count_refused(fn: Callable, args: tuple, kwargs: dict, size: int, given: int) -> None:
+    """torch's refusal of a tuple out of ``given`` tensors for ``size`` results: after its
+    parser's refusals of the other arguments (a TypeError of ``fn``'s), before the op's own
+    checks; a call that does not bind is left to refuse itself, as Python's binding (which the
+    op's entry words as torch's parser)."""
+    try:
+        inspect.signature(fn).bind(*args, **kwargs)
+    except TypeError:
+        return
+    try:
+        with grad_mode._recording(False):
+            fn(*args, **kwargs)
+    except TypeError:
+        raise
+    except Exception:  # the op's own refusals come after the count
+        pass
+    raise TypeError(f"expected tuple of {size} elements but got {given}")
 
 
 def add_parsed_out(namespace: dict, table: dict, prefix: str = "") -> None:
@@ -738,6 +774,8 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
             if not isinstance(o, Tensor):
                 raise TypeError(f"expected Tensor as element {i} in argument {where}, but "
                                 f"got {_args.type_name(o)}")  # (out's place: after all)
+        if many and len(outs) != (size := _TUPLE_SIZES.get(key, 2)):
+            _count_refused(fn, args, kwargs, size, len(outs))
         args = _prepared(name, args, kwargs, outs)
         if name not in _NOT_DIFFERENTIABLE_OUT:  # (theirs refuse no gradient)
             _refuse_grad(op, _tensors_of((*args, *kwargs.values(), *outs)))
@@ -751,10 +789,11 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
         if len(outs) != len(results):
             raise TypeError(f"expected tuple of {len(results)} elements but got {len(outs)}")
         fields = getattr(result, "_fields", ("result",))
-        checked = [_check_written(key, r.detach(), o, f) for r, o, f in (
-            reversed if key in _VECTORS_FIRST else list)(list(zip(results, outs, fields)))]
-        for r, o in zip(checked[::-1] if key in _VECTORS_FIRST else checked, outs):
-            _write(r, o)  # (every dtype checked before any is written)
+        order = _CHECK_ORDER.get(key, range(len(outs))[::-1 if key in _VECTORS_FIRST else 1])
+        checked = {i: _check_written(key, results[i].detach(), outs[i], fields[i])
+                   for i in order}
+        for i, o in enumerate(outs):
+            _write(checked[i], o)  # (every dtype checked before any is written)
         if not many:
             return out
         from .. import return_types

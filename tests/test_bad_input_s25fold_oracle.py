@@ -1,0 +1,189 @@
+"""Bad and edge input found by issue #21's black-box fuzzers (seeds 24500-24599, 25500-25549)
+that branch s24-bbox fixed apart from main's mechanisms, folded into them: writes into an
+expanded tensor (``Tensor._inplace``'s ``fills``), out= of the factorisations and sort/max/min
+(``ops/_out.py``), tensors nested in ``tensor()`` for a small integer dtype, a missing
+attribute of a Module, in-place ops on an empty read-only tensor. Each case is a small
+program run on torch and on minitorch (``L``); its outcome, the value of ``R`` or the
+exception's type and message, must be the same.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from oracle import raised_by
+from test_bad_input_fuzz21b_oracle import assert_as_torch
+
+import minitorch as mt
+
+E = "x = L.zeros(3); v = x.expand(2, 3)\n"
+
+
+@pytest.mark.parametrize("program", [
+    E + "v.fill_(1); R = (x, v, x._version)",
+    E + "v.zero_(); R = (x, v)",
+    E + "v.fill_(-0.0); R = 1 / x",
+    E + "v.masked_fill_(L.tensor([[True, False, False], [False, False, True]]), 5.); R = x",
+    E + "v.masked_fill_(L.tensor([[True, False, True], [False, False, False]]), "
+        "float('nan')); R = x",
+    E + "v.masked_fill_(L.ones(2, 3, dtype=L.bool), L.tensor(2.)); R = x",
+    E + "v.index_fill_(1, L.tensor([1]), -5); R = x",
+    E + "v.index_fill_(0, L.tensor([0]), L.tensor(1.)); R = x",
+    E + "v.index_put_((L.tensor([1]), L.tensor([2])), L.tensor(4.)); R = x",
+    # accumulate: each element named adds into its place, a place named twice adds twice
+    E + "v.index_put_((L.tensor([0, 1]), L.tensor([2, 2])), L.tensor(4.), True); R = x",
+    "x = L.zeros(3); v = x.unsqueeze(1).expand(3, 2)\n"
+    "v.index_put_((L.tensor([0]),), L.tensor(4.), accumulate=True); R = x",
+    "x = L.zeros(3, dtype=L.int16); v = x.expand(2, 3)\n"
+    "v.index_put_((L.tensor([0, 1]),), L.tensor([1, 2, 3], dtype=L.int16), True); R = x",
+    "x = L.zeros(3, dtype=L.bool); v = x.expand(2, 3)\n"
+    "v.index_put_((L.tensor([0]),), L.tensor(True), accumulate=True); R = x",
+    E + "v.fill_diagonal_(3.); R = x",
+    "x = L.zeros(2, 1); v = x.expand(2, 3); v.fill_diagonal_(3.); R = x",
+    "x = L.zeros(3, dtype=L.bool); v = x.expand(2, 3); v.fill_(True); R = x",
+    "x = L.zeros(3, dtype=L.int16); v = x.expand(4, 3); v.fill_(7); R = x",
+    E + "v[0] = 1.; R = x", E + "v[0] = L.tensor([5., 6., 7.]); R = x",
+    E + "v[L.tensor([True, False])] = 1.; R = x",
+    E + "v[L.tensor([0, 1])] = L.tensor([[1., 2, 3], [4, 5, 6]]); R = x",
+    E + "v[L.tensor([0, 1]), L.tensor([1, 1])] = 2.; R = x",
+    E + "v[..., L.tensor([1])] = L.ones(1); R = x",
+    # torch copies into the view a basic key makes: its overlap is refused
+    E + "v[...] = 1.", E + "v[:, 0] = L.ones(1)", E + "v[None] = 1.", E + "v[:, :2] = 1.",
+    E + "v.copy_(L.ones(2, 3))", E + "v.add_(1)",
+    E + "v.index_copy_(0, L.tensor([0]), L.ones(1, 3, dtype=L.int64))",
+    E + "v.index_copy_(0, L.tensor([[0]]), L.ones(1, 3))",
+    "x = L.arange(4, dtype=L.float32).reshape(2, 2).requires_grad_().detach()\n"
+    "v = x.expand(2, 2, 2); a = x._version; v.fill_(1); R = (a, x._version, v._version, x)",
+    "x = L.arange(4, dtype=L.float64).requires_grad_(); y = x.expand(2, 4); d = y.detach()\n"
+    "d.fill_(1); y.sum().backward(); R = (x.grad, d)",
+    # recorded: the base's history is rewritten (CopySlices), its backward refused
+    "x = L.zeros(3, requires_grad=True); b = x * 1; v = b.expand(2, 3)\n"
+    "v.masked_fill_(L.tensor([[True, False, False], [False, False, True]]), 5.)\n"
+    "R = (b, v.grad_fn.name(), b.grad_fn.name())",
+    "x = L.zeros(3, requires_grad=True); b = x * 1; v = b.expand(2, 3)\n"
+    "v.index_fill_(1, L.tensor([0]), 2.); b.sum().backward()",
+    "x = L.zeros(3, requires_grad=True); b = x * 1; v = b.expand(2, 3); v.fill_diagonal_(2.)\n"
+    "R = (b, b.grad_fn.name())",
+    "x = L.zeros(3, requires_grad=True); b = x * 1; v = b.expand(2, 3)\n"
+    "v[L.tensor([0])] = 5.; R = (b, b.grad_fn.name())"])
+def test_writes_into_an_expanded_tensor_as_torch(program: str) -> None:
+    """torch fills (fill_, zero_, masked_fill_, index_fill_, fill_diagonal_, index_put_ and
+    an index write) into a tensor whose elements share memory, each place written once it is
+    named; a copy into one or an arithmetic op is refused."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch's deprecation of index writes into an expand
+        assert_as_torch(program)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.booleans(), min_size=3, max_size=3), min_size=1, max_size=4),
+       st.integers(1, 3))
+def test_masked_fill_of_an_expand_writes_each_named_place(rows: list, width: int) -> None:
+    """A place shared by several elements gets the value when any of them is masked."""
+    mask = f"L.tensor({[r * width for r in rows]})"
+    assert_as_torch(f"x = L.zeros({3 * width}); v = x.expand({len(rows)}, {3 * width})\n"
+                    f"v.masked_fill_({mask}, 4.); R = x")
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "int16", "int32", "int64", "bool",
+                                   "float16", "float32"])
+@pytest.mark.parametrize("data", [
+    "[L.tensor([1, 2]), L.tensor([3, 4])]", "[L.tensor([1., 2])]", "[L.tensor([])]",
+    "[1, L.tensor([1, 2])]", "[[L.tensor([True, False])]]", "[L.tensor(1.5)]",
+    "[L.tensor([[7]])]"])
+def test_tensors_nested_in_tensor_for_any_integer_dtype(dtype: str, data: str) -> None:
+    """For every integer (and bool) dtype torch reads a nested tensor as an index: one not of
+    one integer element is refused as an index (TypeError), not as a number."""
+    assert_as_torch(f"R = L.tensor({data}, dtype=L.{dtype})")
+
+
+@pytest.mark.parametrize("program", [
+    "m = L.nn.Linear(3, 2); m.apply(L.nn.init.zeros_)",
+    "m = L.nn.Sequential(); m.apply(L.nn.init.zeros_)",
+    "R = L.nn.Linear(2, 2).nope",
+    "m = L.nn.Linear(2, 2); del m.weight; R = m.weight",
+    "R = hasattr(L.nn.Linear(2, 2), 'nope'), getattr(L.nn.ReLU(), 'nope', 5)"])
+def test_a_missing_module_attribute_as_torch(program: str) -> None:
+    """A name a Module lacks is refused with torch's AttributeError, raised by the Module's
+    own ``__getattr__`` as in torch."""
+    assert_as_torch(program)
+
+
+def test_a_module_property_that_raises_attribute_error_names_itself() -> None:
+    """As torch's ``__getattr__``, the property's name is reported, not the inner one."""
+    def program(lib: object) -> None:
+        class Box(lib.nn.Module):
+            @property
+            def inner(self) -> object:
+                return self.missing_name
+
+        return Box().inner
+
+    want, got = raised_by(program, torch), raised_by(program, mt)
+    assert (type(got), str(got)) == (type(want), str(want))
+
+
+@pytest.mark.parametrize("op", ["t.fill_(3)", "t.mul_(2)", "t.zero_()", "t.add_(t)",
+                                "t.copy_(L.ones(2, 0, dtype=L.int64))", "t[...] = 1"])
+def test_a_write_into_an_empty_read_only_array_writes_nothing(op: str) -> None:
+    """An empty tensor over a read-only numpy array takes any in-place op (nothing is
+    written), as torch."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch's warning: the array is not writable
+        assert_as_torch("a = np.zeros((2, 0), dtype=np.int64); a.setflags(write=False)\n"
+                        f"t = L.from_numpy(a); {op}; R = (t, t._version)")
+
+
+_OUT_CALLS = {
+    "L.sort(x, out=OUT)": 2, "L.sort(x, 0, True, stable=True, out=OUT)": 2,
+    "L.max(x, 0, out=OUT)": 2, "L.min(x, dim=1, keepdim=True, out=OUT)": 2,
+    "L.max(x, out=OUT)": 1, "L.min(x, other=m, out=OUT)": 1, "L.max(x, m, out=OUT)": 1,
+    "L.lu_unpack(*L.linalg.lu_factor(m), out=OUT)": 3,
+    "L.triangular_solve(m, m, out=OUT)": 2, "L.linalg.cholesky_ex(m, out=OUT)": 2,
+    "L.linalg.inv_ex(m, out=OUT)": 2, "L.linalg.lu(m, out=OUT)": 3,
+    "L.linalg.lu_factor(m, out=OUT)": 2, "L.linalg.lu_factor_ex(m, out=OUT)": 3,
+    "L.linalg.qr(m, out=OUT)": 2, "L.linalg.slogdet(m, out=OUT)": 2,
+    "L.linalg.svd(m, out=OUT)": 3, "L.linalg.solve_ex(m, m, out=OUT)": 2,
+    "L.linalg.cond(m, out=OUT)": 1, "L.linalg.matrix_rank(m, out=OUT)": 1,
+    "L.linalg.tensorinv(m, 1, out=OUT)": 1}
+_OUT_DTYPES = ["float32", "float64", "int64", "int32", "bool"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(sorted(_OUT_CALLS)), st.lists(st.sampled_from(_OUT_DTYPES), min_size=3,
+                                                     max_size=3),
+       st.sampled_from(["", "[", "1"]))
+def test_out_of_sort_max_min_and_linalg_factorisations_as_torch(call: str, dtypes: list,
+                                                                form: str) -> None:
+    """torch's parser takes out= for sort, max/min (a tuple with dim, else a Tensor), the
+    factorisations and linalg.cond/matrix_rank/tensorinv; each kernel checks out's dtype
+    (exact, or castable with its own message)."""
+    n = _OUT_CALLS[call]
+    outs = [f"L.empty(0, dtype=L.{d})" for d in dtypes[:n]]
+    out = f"({', '.join(outs)},)" if n > 1 or form == "1" else outs[0]
+    if form == "[":
+        out = f"[{', '.join(outs)}]"
+    assert_as_torch("x = L.tensor([[3., 1.], [2., 5.]]); m = L.tensor([[2., 1.], [1., 3.]])\n"
+                    f"R = {call.replace('OUT', out)}")
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.max(L.tensor([]), 0, out=[L.empty(0), L.empty(0), L.empty(0)])",
+    "R = L.aminmax(L.tensor([]), out=(L.empty(0),) * 4)",
+    "R = L.linalg.cholesky_ex(L.tensor([]), out=(L.empty(0),) * 3)",
+    "R = L.linalg.lu_factor_ex(L.ones(2, 2, dtype=L.int64), out=(L.empty(0),) * 4)",
+    "R = L.linalg.svd(L.ones(2, 2), out=(L.empty(0),) * 2)",
+    "R = L.mode(L.ones(2), out=(L.empty(0),), foo=1)",
+    "R = L.cummax(L.ones(2), dim=True, out=(L.empty(0),))",
+    "R = L.sort(L.ones(2), out=(None, 5))", "R = L.sort(L.ones(2), stable=True, out=(None, 5))",
+    "R = L.linalg.svd(L.ones(2, 2), out=(L.empty(0), L.empty(0, dtype=L.float64), "
+    "L.empty(0, dtype=L.int64)))"])
+def test_a_tuple_out_is_bound_as_torch(program: str) -> None:
+    """torch's binding of a tuple out: each element a Tensor (its argument's number in the
+    overload called), then the other arguments' refusals, then its length, before the op's
+    own checks; svd's dtypes are checked U, Vh, then S."""
+    assert_as_torch(program)
