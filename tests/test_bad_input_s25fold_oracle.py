@@ -187,3 +187,59 @@ def test_a_tuple_out_is_bound_as_torch(program: str) -> None:
     overload called), then the other arguments' refusals, then its length, before the op's
     own checks; svd's dtypes are checked U, Vh, then S."""
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    "m = L.tensor([[2., 1.], [1., 3.]]); R = L.linalg.matrix_power(m, 2, out=L.empty(0))",
+    "m = L.tensor([[2., 1.], [1., 3.]])\n"
+    "R = L.linalg.matrix_power(m, 2, out=L.empty(0, dtype=L.float64))",
+    "m = L.tensor([[2., 1.], [1., 3.]]); R = L.matrix_power(m, 2, out=(L.empty(0),))",
+    "m = L.tensor([[2., 1.], [1., 3.]]); R = L.linalg.matmul(m, m, out=L.empty(0))",
+    "m = L.tensor([[2., 1.], [1., 3.]])\n"
+    "R = L.linalg.lu_solve(*L.linalg.lu_factor(m), m, out=L.empty(0, dtype=L.float64))",
+    "m = L.tensor([[2., 1.], [1., 3.]])\n"
+    "R = L.linalg.tensorsolve(m, L.ones(2), out=L.empty(0, dtype=L.float64))",
+    "m = L.tensor([[2., 1.], [1., 3.]])\n"
+    "R = L.linalg.tensorsolve(m, L.ones(2), out=L.empty(0, dtype=L.int64))",
+    "m = L.tensor([[2., 1.], [1., 3.]]); R = L.linalg.lstsq(m, m, out=(L.empty(0),) * 3)",
+    "m = L.tensor([[2., 1.], [1., 3.]]); R = L.linalg.lstsq(m, m, out=(L.empty(0), 1))",
+    "R = L.geqrf(L.eye(2, dtype=L.float64), out=(L.empty(0, dtype=L.int64), L.empty(0)))",
+    "R = L.geqrf(L.eye(2, dtype=L.float64), out=(L.empty(0), L.empty(0, dtype=L.int32)))",
+    "R = L.linalg.eigh(L.eye(2, dtype=L.float16), out=(L.empty(0), L.empty(0)))",
+    "R = L.linalg.lu_factor(L.eye(2, dtype=L.float16), out=(L.empty(0), L.empty(0, "
+    "dtype=L.int32)))"])
+def test_out_of_more_linalg_functions_as_torch(program: str) -> None:
+    """torch's parser takes out= for these too, each checked as its kernel checks it (before
+    a float16 input is refused)."""
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float16", "int64", "int8", "uint8", "bool"])
+@pytest.mark.parametrize("out", ["float64", "bool", "same"])
+@pytest.mark.parametrize("fn", ["max", "min"])
+def test_max_and_min_of_an_empty_tensor_into_out(fn: str, dtype: str, out: str) -> None:
+    """torch's kernel of all elements into out checks out's dtype, then no size: an empty
+    input gives the reduction's identity."""
+    out = dtype if out == "same" else out
+    assert_as_torch(f"R = L.{fn}(L.tensor([], dtype=L.{dtype}), out=L.empty(0, "
+                    f"dtype=L.{out}))")
+
+
+@pytest.mark.parametrize("obj", ["L.float32", "L.device('cpu')", "L.Size([1])", "L.no_grad()",
+                                 "L.finfo(L.float32)", "L.strided", "L.optim.SGD",
+                                 "L.nn.Linear(1, 1)", "L.ones(1)", "1.5"])
+def test_typename_as_torch(obj: str) -> None:
+    """torch's own types by their name at its top (torch.dtype), the others by their path."""
+    assert_as_torch(f"R = L.typename({obj})")
+
+
+@pytest.mark.parametrize("program", [
+    "x = L.tensor([True, False]); v = x[0:1].expand(3); v.resize_(2)",
+    "x = L.tensor([2., -0.25, 4.]); v = x[0:1].expand(3); v.resize_(2); v[1] = 7.",
+    "x = L.arange(6.).reshape(2, 3); v = x.t(); v.resize_(5)",
+    "x = L.arange(6.).reshape(2, 3); v = x[:, 1]; v.resize_(4)",
+    "x = L.arange(6.); v = x[2:]; v.resize_(2, 2); v.fill_(9)"])
+def test_resize_of_a_view_lays_its_shape_over_the_storage(program: str) -> None:
+    """A view's resize_ reads its storage from its first element on (and still shares it),
+    not its own elements in row-major order."""
+    assert_as_torch(program + "; R = (x, v, v.is_contiguous(), x._version)")

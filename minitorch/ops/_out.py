@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -533,7 +534,11 @@ _OUT_DTYPES = {
     **{f"linalg_{name}": (True, f"{message}: Expected result to be safely castable from {{r}} "
                           "dtype, but got result with dtype {o}", RuntimeError)
        for name, message in (("cond", "linalg.cond"), ("tensorinv", "tensorinv"),
-                             ("matrix_rank", "torch.linalg.matrix_rank"))},
+                             ("matrix_rank", "torch.linalg.matrix_rank"),
+                             ("tensorsolve", "tensorsolve"))},
+    "linalg_lstsq": _CAST,  # (its kernel casts each result into its out)
+    "geqrf": (True, "torch.geqrf: Expected {field} to be safely castable from {r} dtype, but "
+              "got {field} with dtype {o}", RuntimeError),
     "linalg_norm": (False, "linalg.norm expected out tensor dtype {r} but got: {o}",
                     RuntimeError),
     "linalg_matrix_norm": (False, "linalg.matrix_norm expected out tensor dtype {r} but got: "
@@ -569,9 +574,30 @@ def _check_written(name: str, result: Tensor, out: Tensor, field: str) -> Tensor
 
 
 # ops whose kernel checks the dtypes of out's first fields (these) against its input's before
-# it refuses an input of no floating dtype
+# it refuses an input of a dtype it does not compute in (float16 too); max's and min's of all
+# elements check out's before they look at the input (:func:`_extremum_of_none`)
 _CHECKED_FIRST = {"linalg_eigh": ("eigenvalues", "eigenvectors"), "linalg_lu_factor": ("LU",),
-                  "histogram": ("hist", "bin_edges")}
+                  "histogram": ("hist", "bin_edges"), "max_all": ("result",)}
+
+
+def _checked_first(key: str, input: Any) -> bool:
+    """Whether ``key``'s out is checked (:data:`_CHECKED_FIRST`) before its kernel runs."""
+    return isinstance(input, Tensor) and (key == "max_all" or input.dtype.name not in (
+        "float32", "float64", "complex64", "complex128"))
+
+
+def _extremum_of_none(name: str, input: Tensor) -> Tensor:
+    """torch's ``max(input, out=)`` and ``min``'s of an empty input, whose kernel into out
+    checks no size: the reduction's identity (max's lowest value of the dtype, -inf for a
+    floating one)."""
+    dt = input.dtype
+    if dt.is_floating_point:
+        value = -math.inf if name == "max" else math.inf
+    elif dt is D.bool:
+        value = name == "min"
+    else:
+        value = D.iinfo(dt).min if name == "max" else D.iinfo(dt).max
+    return input.new_full((), value)
 
 
 # ops whose kernel checks its outs' dtypes last field first
@@ -591,7 +617,7 @@ PARSED_OUT = {
         "mm", "bmm", "addmm", "baddbmm", "all", "any", "clamp", "clip", "bucketize",
         "searchsorted", "isin", "quantile", "nanquantile", "std", "var", "gather",
         "index_select", "take", "take_along_dim", "tensordot", "matmul", "mv", "addmv",
-        "index_add", "renorm", "addr", "gcd", "lcm", "masked_select", "addbmm",
+        "index_add", "renorm", "addr", "gcd", "lcm", "masked_select", "addbmm", "matrix_power",
         "cholesky_solve", "nonzero", "nonzero_static", "frobenius_norm", "nuclear_norm",
         *(f"{view}_copy" for view in (  # view_copies.py's single-output ones
             "view", "permute", "expand", "t", "transpose", "squeeze", "unsqueeze", "diagonal",
@@ -609,15 +635,16 @@ PARSED_OUT = {
 LINALG_PARSED_OUT = dict.fromkeys((
     "inv", "det", "vector_norm", "eigvalsh", "svdvals", "cholesky", "solve", "cross", "norm",
     "matrix_norm", "vecdot", "multi_dot", "solve_triangular", "pinv", "householder_product",
-    "cond", "matrix_rank", "tensorinv"), "Tensor") | dict.fromkeys((
+    "cond", "matrix_rank", "tensorinv", "tensorsolve", "matmul", "matrix_power", "lu_solve"),
+    "Tensor") | dict.fromkeys((
         "eigh", "svd", "qr", "slogdet", "lu_factor", "cholesky_ex", "inv_ex", "lu",
-        "lu_factor_ex", "solve_ex"), "tuple of Tensors")
+        "lu_factor_ex", "solve_ex", "lstsq"), "tuple of Tensors")
 
 
 # the number of results of the ops with a tuple out (torch's parser checks out's length
 # before the op runs: :func:`_count_refused`); the others' have two
 _TUPLE_SIZES = dict.fromkeys(("svd", "lu_unpack", "linalg_lu",
-                              "linalg_lu_factor_ex", "linalg_svd"), 3)
+                              "linalg_lu_factor_ex", "linalg_svd"), 3) | {"linalg_lstsq": 4}
 
 
 # where torch checks a tuple out's dtypes in another order than its fields' (svd: U, Vh, S)
@@ -780,11 +807,12 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
         if name not in _NOT_DIFFERENTIABLE_OUT:  # (theirs refuse no gradient)
             _refuse_grad(op, _tensors_of((*args, *kwargs.values(), *outs)))
         first = args[0] if args else kwargs.get("input")
-        if isinstance(first, Tensor) and not first.dtype.is_floating_point:
+        if _checked_first(key, first):
             for o, field in zip(outs, _CHECKED_FIRST.get(key, ())):
                 _check_written(key, first, o, field)  # (before the kernel refuses the input)
         with grad_mode._recording(False):
-            result = fn(*args, **kwargs)
+            result = _extremum_of_none(name, first) if key == "max_all" and isinstance(
+                first, Tensor) and not first.numel() else fn(*args, **kwargs)
         results = tuple(result) if many else (result,)
         if len(outs) != len(results):
             raise TypeError(f"expected tuple of {len(results)} elements but got {len(outs)}")
