@@ -243,3 +243,33 @@ def test_resize_of_a_view_lays_its_shape_over_the_storage(program: str) -> None:
     """A view's resize_ reads its storage from its first element on (and still shares it),
     not its own elements in row-major order."""
     assert_as_torch(program + "; R = (x, v, v.is_contiguous(), x._version)")
+
+
+@pytest.mark.parametrize("program", [
+    'R = L.linalg.eigh(L.tensor([[-1.0, 4.0], [-0.25, 1.0]], dtype=L.float16), out=(L'
+    '.empty(0, dtype=L.bool), L.empty(0, dtype=L.float32)))',
+    'R = L.triangular_solve(L.tensor([[1.0]], dtype=L.float16), L.tensor([[1.0]], dty'
+    'pe=L.float16), out=(L.empty(0, dtype=L.int64), L.empty(0, dtype=L.float64)))',
+    'R = L.linalg.eigh(L.tensor([[1]], dtype=L.int64), out=[L.empty((), dtype=L.int32'
+    '), L.empty(0, dtype=L.float32)])',
+    'R = L.linalg.lu(L.tensor([[-1.0]], dtype=L.float16), out=[L.empty(0, dtype=L.int'
+    '32), L.empty(0, dtype=L.float32), L.empty(0, dtype=L.float32)])',
+    'R = L.linalg.eigh(L.tensor([[0]], dtype=L.int64), out=(L.empty(0, dtype=L.float6'
+    '4), L.empty(0, dtype=L.float32)))',
+    'R = L.linalg.lstsq(L.ones(2, 2), L.ones(2, 2), out=(L.empty(0, dtype=L.int32), L'
+    '.empty(0), L.empty(0, dtype=L.int64), L.empty(0)))',
+    'R = L.linalg.qr(L.tensor([[1]]), out=(L.empty(0), L.empty(0)))',
+    'R = L.linalg.qr(L.tensor([[1.]], dtype=L.float16), out=(L.empty(0), L.empty(0)))',
+    'R = L.linalg.svd(L.tensor([[1.]], dtype=L.float16), out=(L.empty(0), L.empty(0),'
+    ' L.empty(0)))',
+    'R = L.linalg.cholesky_ex(L.tensor([[1.]], dtype=L.float16), out=(L.empty(0), L.e'
+    'mpty(0)))',
+    'R = L.linalg.cholesky_ex(L.tensor([[True]]), out=(L.empty(0), L.empty(0)))',
+    'R = L.linalg.lu_factor_ex(L.tensor([[True]]), out=(L.empty(0), L.empty(0), L.emp'
+    'ty(0)))',
+    'R = L.triangular_solve(L.tensor([[1]]), L.tensor([[1]]), out=(L.empty(0, dtype=L'
+    '.bool), L.empty(0)))'])
+def test_out_checked_before_the_kernel_refuses_its_input_as_torch(program: str) -> None:
+    """An input of a dtype the kernel refuses (float16; some an integer one too): out's dtypes
+    are checked first (eigh's eigenvectors first), as torch's kernels do."""
+    assert_as_torch(program)

@@ -536,7 +536,8 @@ _OUT_DTYPES = {
        for name, message in (("cond", "linalg.cond"), ("tensorinv", "tensorinv"),
                              ("matrix_rank", "torch.linalg.matrix_rank"),
                              ("tensorsolve", "tensorsolve"))},
-    "linalg_lstsq": _CAST,  # (its kernel casts each result into its out)
+    "linalg_lstsq": (True, "torch.linalg.lstsq: Expected {field} to be safely castable from "
+                     "{r} dtype, but got {field} with dtype {o}", RuntimeError),
     "geqrf": (True, "torch.geqrf: Expected {field} to be safely castable from {r} dtype, but "
               "got {field} with dtype {o}", RuntimeError),
     "linalg_norm": (False, "linalg.norm expected out tensor dtype {r} but got: {o}",
@@ -577,13 +578,22 @@ def _check_written(name: str, result: Tensor, out: Tensor, field: str) -> Tensor
 # it refuses an input of a dtype it does not compute in (float16 too); max's and min's of all
 # elements check out's before they look at the input (:func:`_extremum_of_none`)
 _CHECKED_FIRST = {"linalg_eigh": ("eigenvalues", "eigenvectors"), "linalg_lu_factor": ("LU",),
-                  "histogram": ("hist", "bin_edges"), "max_all": ("result",)}
+                  "histogram": ("hist", "bin_edges"), "max_all": ("result",),
+                  "triangular_solve": ("solution", "cloned_coefficient"),
+                  "linalg_lu": ("P", "L", "U"), "linalg_lu_factor_ex": ("LU",),
+                  # (these refuse an integer input first, float16 after out's check)
+                  "linalg_cholesky_ex": ("L",), "linalg_qr": ("Q", "R"), "linalg_svd": ("U",)}
+_HALF_ONLY = frozenset({"linalg_cholesky_ex", "linalg_qr", "linalg_svd"})
 
 
 def _checked_first(key: str, input: Any) -> bool:
     """Whether ``key``'s out is checked (:data:`_CHECKED_FIRST`) before its kernel runs."""
-    return isinstance(input, Tensor) and (key == "max_all" or input.dtype.name not in (
-        "float32", "float64", "complex64", "complex128"))
+    if not isinstance(input, Tensor):
+        return False
+    if key in _HALF_ONLY:
+        return input.dtype is D.float16
+    return key == "max_all" or input.dtype.name not in (
+        "float32", "float64", "complex64", "complex128")
 
 
 def _extremum_of_none(name: str, input: Tensor) -> Tensor:
@@ -808,7 +818,8 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
             _refuse_grad(op, _tensors_of((*args, *kwargs.values(), *outs)))
         first = args[0] if args else kwargs.get("input")
         if _checked_first(key, first):
-            for o, field in zip(outs, _CHECKED_FIRST.get(key, ())):
+            for o, field in (reversed if key in _VECTORS_FIRST else list)(list(zip(
+                    outs, _CHECKED_FIRST.get(key, ())))):
                 _check_written(key, first, o, field)  # (before the kernel refuses the input)
         with grad_mode._recording(False):
             result = _extremum_of_none(name, first) if key == "max_all" and isinstance(
