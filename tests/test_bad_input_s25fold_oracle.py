@@ -273,3 +273,18 @@ def test_out_checked_before_the_kernel_refuses_its_input_as_torch(program: str) 
     """An input of a dtype the kernel refuses (float16; some an integer one too): out's dtypes
     are checked first (eigh's eigenvectors first), as torch's kernels do."""
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    "R = L.lu_unpack(*L.linalg.lu_factor(L.tensor([[], []], dtype=L.float16)))",
+    "R = L.linalg.lu(L.tensor([[]], dtype=L.bool))",
+    "R = L.linalg.lu_factor_ex(L.zeros(0, 3, 2, dtype=L.int64))",
+    "R = L.linalg.lu(L.zeros(2, 0, 3, dtype=L.float16))",
+    "R = L.linalg.lu_factor(L.zeros(2, 2, dtype=L.float16))",
+    "R = L.linalg.solve_ex(L.ones(2, 3, dtype=L.float16), L.ones(2, 3, dtype=L.float16))",
+    "R = L.linalg.solve(L.ones(2, 3, dtype=L.float16), L.ones(2, 3, dtype=L.float16))",
+    "R = L.linalg.solve(L.ones(2, 2, dtype=L.float16), L.ones(2, 2, dtype=L.float16))"])
+def test_lu_and_solve_refuse_a_dtype_as_torch(program: str) -> None:
+    """torch calls no LU kernel for an empty batch (any dtype passes); solve checks A is
+    square before it refuses float16."""
+    assert_as_torch(program)
