@@ -288,3 +288,25 @@ def test_lu_and_solve_refuse_a_dtype_as_torch(program: str) -> None:
     """torch calls no LU kernel for an empty batch (any dtype passes); solve checks A is
     square before it refuses float16."""
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    'R = L.linalg.lu_factor_ex(L.tensor([], dtype=L.float16), out=(L.empty(0, dtype=L'
+    '.int64), L.empty(0, dtype=L.bool), L.empty(0, dtype=L.float32)))',
+    'R = L.triangular_solve(L.tensor([], dtype=L.float16), L.tensor([], dtype=L.float'
+    '16), out=(L.empty(0, dtype=L.float32), L.empty(0, dtype=L.float64)))',
+    'R = L.linalg.lu(L.tensor([], dtype=L.int64), out=(L.empty(0, dtype=L.float64), L'
+    '.empty((), dtype=L.int32), L.empty(0, dtype=L.float32)))',
+    'R = L.linalg.solve_ex(L.tensor([[-1.0, -1.0], [0.5, -1.0]], dtype=L.float16), L.'
+    'tensor([[-1.0, -1.0], [0.5, -1.0]], dtype=L.float16), out=[L.empty(0, dtype=L.fl'
+    'oat32), L.empty(0, dtype=L.float64)])',
+    'R = L.linalg.solve_ex(L.ones(2, 3, dtype=L.float16), L.ones(2, 3, dtype=L.float1'
+    '6), out=[L.empty(0, dtype=L.float32), L.empty(0, dtype=L.int32)])',
+    'R = L.linalg.solve_ex(L.ones(2, 2, dtype=L.int64), L.ones(2, 2, dtype=L.int64), '
+    'out=[L.empty(0, dtype=L.float32), L.empty(0, dtype=L.int32)])',
+    'R = L.linalg.eigh(L.tensor([1.], dtype=L.float16), out=(L.empty(0), L.empty(0)))',
+    'R = L.linalg.qr(L.tensor([1.], dtype=L.float16), out=(L.empty(0), L.empty(0)))'])
+def test_out_checked_after_the_input_dims_as_torch(program: str) -> None:
+    """A linear algebra kernel checks its input's dims (solve_ex's square) before out's dtypes,
+    then refuses a float16 input."""
+    assert_as_torch(program)

@@ -582,13 +582,18 @@ _CHECKED_FIRST = {"linalg_eigh": ("eigenvalues", "eigenvectors"), "linalg_lu_fac
                   "triangular_solve": ("solution", "cloned_coefficient"),
                   "linalg_lu": ("P", "L", "U"), "linalg_lu_factor_ex": ("LU",),
                   # (these refuse an integer input first, float16 after out's check)
-                  "linalg_cholesky_ex": ("L",), "linalg_qr": ("Q", "R"), "linalg_svd": ("U",)}
-_HALF_ONLY = frozenset({"linalg_cholesky_ex", "linalg_qr", "linalg_svd"})
+                  "linalg_cholesky_ex": ("L",), "linalg_qr": ("Q", "R"), "linalg_svd": ("U",),
+                  "linalg_solve_ex": ("result",)}
+_HALF_ONLY = frozenset({"linalg_cholesky_ex", "linalg_qr", "linalg_svd", "linalg_solve_ex"})
 
 
 def _checked_first(key: str, input: Any) -> bool:
-    """Whether ``key``'s out is checked (:data:`_CHECKED_FIRST`) before its kernel runs."""
+    """Whether ``key``'s out is checked (:data:`_CHECKED_FIRST`) before its kernel runs: a
+    linear algebra kernel's after its input's dims (a batch of matrices; solve's square)."""
     if not isinstance(input, Tensor):
+        return False
+    if key not in ("histogram", "max_all") and (input.dim() < 2 or (
+            key == "linalg_solve_ex" and input.shape[-1] != input.shape[-2])):
         return False
     if key in _HALF_ONLY:
         return input.dtype is D.float16
