@@ -310,3 +310,33 @@ def test_out_checked_after_the_input_dims_as_torch(program: str) -> None:
     """A linear algebra kernel checks its input's dims (solve_ex's square) before out's dtypes,
     then refuses a float16 input."""
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    'R = L.geqrf(L.tensor([[0.0]], dtype=L.float16), out=(L.empty(0, dtype=L.int32), '
+    'L.empty(2, 2)))',
+    'R = L.geqrf(L.tensor([[1]]), out=(L.empty(0), L.empty(0)))',
+    'R = L.min(L.tensor(6, dtype=L.int64), L.tensor(6, dtype=L.int64), out=(L.empty(0'
+    ', dtype=L.float64),))',
+    'R = L.min(L.tensor(-4, dtype=L.int64), L.tensor(-4, dtype=L.int64), out=(L.empty'
+    '(0, dtype=L.int64), L.empty(0, dtype=L.float32), 5))',
+    'R = L.min(L.tensor(-7, dtype=L.int64), L.tensor(-7, dtype=L.int64), out=(None, L'
+    '.empty(0, dtype=L.bool)))',
+    'R = L.max(L.ones(3), L.tensor(0), out=(L.empty(0), L.empty(0, dtype=L.long)))',
+    'R = L.max(L.ones(3), L.tensor(0), True, out=(L.empty(0), L.empty(0, dtype=L.long'
+    ')))',
+    'R = L.min(L.ones(3), L.tensor(True), out=(L.empty(0), L.empty(0, dtype=L.long)))',
+    'R = L.max(L.ones(3), L.tensor([0]), out=(L.empty(0), L.empty(0, dtype=L.long)))',
+    'R = L.max(L.ones(3), L.tensor(0), out=L.empty(0))',
+    'R = L.linalg.tensorinv(L.tensor([], dtype=L.float16), 1, out=(L.empty((), dtype='
+    'L.int32)))',
+    'R = L.linalg.tensorinv(L.ones(2,3), 1, out=L.empty(0, dtype=L.int32))',
+    'R = L.linalg.tensorinv(L.ones(2,3, dtype=L.int64), 1, out=L.empty(0, dtype=L.int'
+    '32))',
+    'R = L.linalg.tensorinv(L.ones(2,2, dtype=L.int64), 1, out=L.empty(0, dtype=L.flo'
+    'at32))'])
+def test_out_of_geqrf_max_min_and_tensorinv_as_torch(program: str) -> None:
+    """geqrf's outs checked before float16 is refused; max/min read a 0-d integer tensor as
+    the dim of the overload whose out is a tuple; tensorinv checks a floating input's out
+    before its shapes."""
+    assert_as_torch(program)

@@ -583,8 +583,17 @@ _CHECKED_FIRST = {"linalg_eigh": ("eigenvalues", "eigenvectors"), "linalg_lu_fac
                   "linalg_lu": ("P", "L", "U"), "linalg_lu_factor_ex": ("LU",),
                   # (these refuse an integer input first, float16 after out's check)
                   "linalg_cholesky_ex": ("L",), "linalg_qr": ("Q", "R"), "linalg_svd": ("U",),
-                  "linalg_solve_ex": ("result",)}
-_HALF_ONLY = frozenset({"linalg_cholesky_ex", "linalg_qr", "linalg_svd", "linalg_solve_ex"})
+                  "linalg_solve_ex": ("result",), "geqrf": ("a", "tau"),
+                  # (before its shapes' check, a floating input's)
+                  "linalg_tensorinv": ("result",)}
+_HALF_ONLY = frozenset({"linalg_cholesky_ex", "linalg_qr", "linalg_svd", "linalg_solve_ex",
+                        "geqrf"})
+
+
+def _index_like(value: Any) -> bool:
+    """Whether ``value`` is a 0-d integer tensor, which torch's parser reads as an int."""
+    return isinstance(value, Tensor) and value.dim() == 0 and not (
+        value.dtype.is_floating_point or value.dtype is D.bool)
 
 
 def _checked_first(key: str, input: Any) -> bool:
@@ -592,6 +601,8 @@ def _checked_first(key: str, input: Any) -> bool:
     linear algebra kernel's after its input's dims (a batch of matrices; solve's square)."""
     if not isinstance(input, Tensor):
         return False
+    if key == "linalg_tensorinv":
+        return input.dtype.is_floating_point
     if key not in ("histogram", "max_all") and (input.dim() < 2 or (
             key == "linalg_solve_ex" and input.shape[-1] != input.shape[-2])):
         return False
@@ -801,6 +812,9 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
             return fn(*args, **kwargs)
         if name == "bucketize" and args and not isinstance(args[0], Tensor):
             return fn(*args, out=out, **kwargs)  # its Number overload has no out: refused
+        if kind == "extremum" and isinstance(out, (tuple, list)) and len(args) > 1 and \
+                _index_like(args[1]):  # torch's parser reads it as the dim of the overload
+            args = (args[0], int(args[1].item()), *args[2:])  # whose out is a tuple
         called, op, key = _overload_of(name, kind, args, kwargs)
         many = called != "Tensor"
         if kind != called and isinstance(out, (tuple, list)) != many:
