@@ -340,3 +340,30 @@ def test_out_of_geqrf_max_min_and_tensorinv_as_torch(program: str) -> None:
     the dim of the overload whose out is a tuple; tensorinv checks a floating input's out
     before its shapes."""
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    'R = L.max(L.tensor([[-8, 6, -4], [9223372036854775807, 2, -7]], dtype=L.int64), '
+    'out=L.empty((), dtype=L.int32))',
+    'R = L.max(L.tensor([1e300, 3.0, 1e-45], dtype=L.float64), out=L.empty(0, dtype=L'
+    '.float32))',
+    'R = L.min(L.tensor([-1e300, 3.0], dtype=L.float64), out=L.empty(0, dtype=L.float'
+    '16))',
+    'R = L.max(L.tensor([300, 3]), out=L.empty(0, dtype=L.float16))',
+    'R = L.max(L.tensor([70000, 3]), out=L.empty(0, dtype=L.float16))',
+    'R = L.max(L.tensor([True, False]), out=L.empty(0, dtype=L.int8))',
+    'R = L.max(L.tensor([], dtype=L.int64), out=L.empty(0, dtype=L.int32))',
+    "R = L.max(L.tensor([float('nan'), 1.], dtype=L.float64), out=L.empty(0, dtype=L."
+    'float32))',
+    'R = L.min(L.tensor([200, 3], dtype=L.int64), out=L.empty(0, dtype=L.uint8))',
+    'R = L.min(L.tensor([-200, 3], dtype=L.int64), out=L.empty(0, dtype=L.int16))',
+    'R = L.linalg.eigvalsh(L.tensor([[[1.0]], [[-0.25]]], dtype=L.float16), out=(L.em'
+    'pty(0, dtype=L.int64)))',
+    'R = L.linalg.eigvalsh(L.tensor([[1]]), out=L.empty(0, dtype=L.int32))',
+    'R = L.linalg.eigvalsh(L.tensor([[1]]), out=L.empty(0, dtype=L.int64))',
+    'R = L.linalg.eigvalsh(L.tensor([1.], dtype=L.float16), out=L.empty(0, dtype=L.in'
+    't64))'])
+def test_max_min_of_all_into_out_convert_checked_as_torch(program: str) -> None:
+    """max/min of all elements fill out with their value: a checked conversion (float16's
+    rounds to inf); eigvalsh checks out before it refuses its input's dtype."""
+    assert_as_torch(program)

@@ -578,6 +578,7 @@ def _check_written(name: str, result: Tensor, out: Tensor, field: str) -> Tensor
 # it refuses an input of a dtype it does not compute in (float16 too); max's and min's of all
 # elements check out's before they look at the input (:func:`_extremum_of_none`)
 _CHECKED_FIRST = {"linalg_eigh": ("eigenvalues", "eigenvectors"), "linalg_lu_factor": ("LU",),
+                  "linalg_eigvalsh": ("result",),
                   "histogram": ("hist", "bin_edges"), "max_all": ("result",),
                   "triangular_solve": ("solution", "cloned_coefficient"),
                   "linalg_lu": ("P", "L", "U"), "linalg_lu_factor_ex": ("LU",),
@@ -843,6 +844,9 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
         with grad_mode._recording(False):
             result = _extremum_of_none(name, first) if key == "max_all" and isinstance(
                 first, Tensor) and not first.numel() else fn(*args, **kwargs)
+        if key == "max_all" and result.dtype is not outs[0].dtype is not D.float16:  # torch
+            _args.assigned(result.item(), outs[0].dtype)  # fills out: a checked conversion
+            # (but float16's, which rounds to inf)
         results = tuple(result) if many else (result,)
         if len(outs) != len(results):
             raise TypeError(f"expected tuple of {len(results)} elements but got {len(outs)}")
