@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import operator
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -168,15 +169,26 @@ def is_floating_point(input: Tensor) -> bool:
 
 
 def typename(obj: Any) -> str:
-    """The torch type name of a tensor (``torch.FloatTensor``), else the object's class.
+    """The torch type name of a tensor (``torch.FloatTensor``), else the object's class, under
+    torch's path (one torch has at its top, as ``torch.dtype``, by its name there).
 
     >>> minitorch.typename(minitorch.ones(1)), minitorch.typename(1.5)
     ('torch.FloatTensor', 'float')
+    >>> minitorch.typename(minitorch.float32), minitorch.typename(minitorch.no_grad())
+    ('torch.dtype', 'torch.autograd.grad_mode.no_grad')
     """
     if isinstance(obj, Tensor):
         return obj.type()
     from .nn.module import typename as class_name  # nn's classes under torch's paths
-    return class_name(obj)
+    name = class_name(obj)
+    cls = obj if isinstance(obj, type) else type(obj)
+    package, _, rest = name.partition(".")
+    if package != __package__:
+        return name
+    if getattr(sys.modules[__package__], cls.__name__, None) is cls and (
+            "._" in cls.__module__ or rest.startswith("backend.")):  # (in no module torch
+        return f"torch.{cls.__name__}"  # has: torch's own, as torch.dtype)
+    return f"torch.{rest}"
 
 
 def _where(self: Tensor, condition: Tensor, other: Any) -> Tensor:

@@ -712,7 +712,7 @@ def resize_(self: Tensor, *sizes: Any) -> Tensor:
         if s < 0 or count > _args.INT64_MAX:
             raise RuntimeError("numel: integer multiplication overflow")
     xp = self._xp
-    flat = xp.reshape(self._data, (-1,))
+    flat = _storage_from(self)
     if count > flat.shape[0] and backend.is_borrowed(self._data):  # from_numpy's memory
         raise RuntimeError("Trying to resize storage that is not resizable")  # cannot grow
     _args.check_alloc(shape, self.dtype.itemsize)  # its storage's bytes, as torch's
@@ -721,6 +721,23 @@ def resize_(self: Tensor, *sizes: Any) -> Tensor:
     self._data = xp.reshape(flat[:count], shape)
     self._version_counter.value += 1
     return self
+
+
+def _storage_from(t: Tensor) -> Any:
+    """``t``'s storage from its first element on, which torch's ``resize_`` lays its new shape
+    over (a view's memory past its elements, not its elements in row-major order); its own
+    elements where it owns its memory, or where its storage is laid out otherwise or at no
+    address the library tells.
+
+    >>> x = minitorch.arange(3.)
+    >>> _storage_from(x[1:2].expand(3)).tolist()
+    [1.0, 2.0]
+    """
+    xp = t._xp
+    root = t._memory_root()
+    if root is t or backend.address(t._data) is None or not root.is_contiguous():
+        return xp.reshape(t._data, (-1,))
+    return xp.reshape(root._data, (-1,))[t.storage_offset():]
 
 
 def resize_as_(input: Tensor, the_template: Tensor, *, memory_format: Any = None) -> Tensor:

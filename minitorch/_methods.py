@@ -863,12 +863,15 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
         value = indexing.check_value_shape(self, parts, value)
     indexing.check_bounds(self, parts)
     key = indexing.readable_key(self, parts)
-    if isinstance(value, Tensor) and all(k is None or k is Ellipsis or isinstance(
-            k, (int, slice)) for k in key):  # a view is written: its overlap, as copy_'s
+    if all(k is None or k is Ellipsis or isinstance(k, (int, slice)) for k in key):
         whole = key if any(k is Ellipsis for k in key) else (*key, Ellipsis)  # (the array
-        check_partial_overlap(self._data[whole], value)  # API's full key)
-    self._inplace(_write_op(self, key, dims).apply, value, key=key, overlap=False)  # (the
-    # whole tensor's overlap is not torch's check: the written part's is)
+        view = Tensor._make(self._data[whole])  # API's full key)
+        check_internal_overlap(view)  # torch copies into the view the basic key makes
+        if isinstance(value, Tensor):  # (as copy_: its overlap with the value)
+            check_partial_overlap(view._data, value)
+    self._inplace(_write_op(self, key, dims).apply, value, key=key, overlap=False,
+                  fills=True)  # (torch's index_put_ writes the places it names, into an
+    # expand too; the whole tensor's overlap is not torch's check: the written part's is)
 
 
 def _only_index(key: Any) -> Any:

@@ -999,7 +999,7 @@ class Tensor(metaclass=_TensorType):
 
     # ---- in-place operations ------------------------------------------------------------
     def _inplace(self, op: Callable[..., Tensor], *others: Any, ufunc: str | None = None,
-                 overlap: bool = True, **kwargs: Any) -> Tensor:
+                 overlap: bool = True, fills: bool | str = False, **kwargs: Any) -> Tensor:
         """Run ``op(self, *others)`` and write the result into this tensor's memory.
 
         When the op is recorded, this tensor's grad_fn becomes the op's node; the op sees a
@@ -1007,12 +1007,16 @@ class Tensor(metaclass=_TensorType):
         that is one ``ufunc`` of this tensor and ``others[0]`` writes in place, with no
         temporary (an optimizer's update of a large weight is two passes over memory, not four).
         ``overlap`` False: the caller checked the written region's overlap with ``others``.
+        ``fills``: torch's op writes only the places it names, so it may write into a tensor
+        whose elements share memory (an expand): a fill, an index write; ``"adds"``, each named
+        element adds into its place (index_put_'s accumulate). So do the ops whose class
+        ``fills``.
         """
         check_inplace_allowed(self, *others, overlap=overlap)
         records = grad_mode._state.grad_enabled and (
             self.requires_grad or any(isinstance(o, Tensor) and o.requires_grad for o in others))
-        fills = getattr(getattr(op, "__self__", None), "fills", False)
-        if not fills:  # (one value for all: written into an expanded tensor too)
+        fills = fills or getattr(getattr(op, "__self__", None), "fills", False)
+        if not fills:  # (written into an expanded tensor too)
             check_internal_overlap(self)  # torch's TensorIterator's first check
         if others and type(others[0]) is int:  # a Python int as torch reads it for this dtype
             if hasattr(op, "__name__") and (typed := _call_form.types_first(
@@ -1047,7 +1051,7 @@ class Tensor(metaclass=_TensorType):
         return self
 
     def _inplace_on_view(self, op: Callable[..., Tensor], others: tuple, kwargs: dict,
-                         fills: bool = False) -> Tensor:
+                         fills: bool | str = False) -> Tensor:
         """A recorded in-place op on a view rewrites its base's history, as torch's CopySlices.
 
         The base's new grad_fn is ``CopySlices``: the old base with the view's elements
@@ -1066,8 +1070,8 @@ class Tensor(metaclass=_TensorType):
         old_view = AsStridedView.apply(old_root, key=key)
         out = op(old_view, *others, **kwargs)
         self._check_write(out._data, fills)  # before CopySlices writes it into the base
-        new_root = CopySlices.apply(old_root, out, key=key, overlapping=fills and _distinct_key(
-            self._data) is not None)
+        new_root = CopySlices.apply(old_root, out, key=key, overlapping=bool(fills) and (
+            _distinct_key(self._data) is not None))
         self._write(out._data, fills)
         self._rebase_view(new_root, key)
         return self
@@ -1090,38 +1094,39 @@ class Tensor(metaclass=_TensorType):
         alias._requires_grad, alias._accumulator = self._requires_grad, self._accumulator
         return alias
 
-    def _write(self, array: Any, fills: bool = False) -> None:
-        """``array`` written into this tensor's memory; ``fills`` (one value everywhere):
-        an expanded tensor's memory is written once, through one element of each."""
-        key = _distinct_key(self._data) if fills else None
-        if key is None:
-            self._check_write(array)
+    def _write(self, array: Any, fills: bool | str = False) -> None:
+        """``array`` written into this tensor's memory; ``fills`` (see :meth:`_inplace`): an
+        expanded tensor's places are written by the elements the op changed."""
+        aliased = self._check_write(array, fills)
+        if aliased:
+            backend.write_aliased(self._data, array, adds=fills == "adds")
+        elif self._data.size:  # (an empty one's memory may be read-only: nothing is written)
             self._data[...] = array
-        else:
-            Tensor._make(self._data[key])._write(array[key])
         self._version_counter.value += 1
 
-    def _check_write(self, array: Any, fills: bool = False) -> None:
+    def _check_write(self, array: Any, fills: bool | str = False) -> bool:
         """torch's refusals of writing ``array`` into this tensor's memory (where numpy's view
         of it is read-only only for coming from a broadcast, the tensor takes a writeable
-        one); ``fills``: an expanded tensor is written through one element of each."""
-        if fills and (key := _distinct_key(self._data)) is not None:
-            Tensor._make(self._data[key])._check_write(array[key])
-            return
+        one); ``fills``: an expanded tensor is written too. Whether its elements share
+        memory."""
         shape = tuple(self._data.shape)
         check_output_shape(shape, tuple(array.shape))
         src = D.from_array_dtype(array.dtype)
         if src._category > self.dtype._category:
             raise _args.cast_error(src, self.dtype)
-        check_internal_overlap(self)
-        writable = backend.writable(self._data) if backend.read_only(self._data) else self._data
-        if writable is None:
+        aliased = bool(fills) and _distinct_key(self._data) is not None
+        if not aliased:
+            check_internal_overlap(self)
+        writable = backend.writable(self._data, aliased) if backend.read_only(self._data) \
+            else self._data
+        if writable is None and self._data.size:  # (an empty one has nothing to write)
             raise RuntimeError(
                 "minitorch cannot write in place into this tensor: its elements overlap in "
                 "memory (a view from unfold with a step smaller than its size, where torch "
                 "writes each element once per window) or its memory is read-only. Please "
                 "clone() the tensor before performing the operation.")
-        self._data = writable
+        self._data = self._data if writable is None else writable
+        return aliased
 
     @_args.sizes_by_keyword("size")
     def sum_to_size(self, *shape: Any) -> Tensor:

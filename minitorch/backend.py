@@ -341,10 +341,11 @@ def read_only(array: Any) -> bool:
     return type(array) is np.ndarray and not array.flags.writeable
 
 
-def writable(array: Any) -> Any:
+def writable(array: Any, aliased: bool = False) -> Any:
     """``array``'s memory as a writeable view, where numpy marked it read-only only for how it
     was viewed (an index of a broadcast, as of torch's expand, or one window of overlapping
-    ones) and its own elements do not overlap; None where they overlap or the memory was
+    ones) and its own elements do not overlap (or may, ``aliased``: the writer writes each
+    place once, see :func:`write_aliased`); None where they overlap or the memory was
     lent read-only (its owner is read-only, or no array).
 
     >>> writable(np.broadcast_to(np.ones(3), (2, 3))[0]).flags.writeable
@@ -352,9 +353,9 @@ def writable(array: Any) -> Any:
     >>> writable(np.broadcast_to(np.ones(3), (2, 3))) is None
     True
     """
-    if array.size and (any(step < 0 for step in array.strides)  # (an empty one has nothing
-                       or _overlapping(array.shape, array.strides)):  # to overlap)
-        return None
+    overlaps = not aliased and _overlapping(array.shape, array.strides)
+    if array.size and (overlaps or any(step < 0 for step in array.strides)):  # (an empty one
+        return None  # has nothing to overlap)
     owner = array.base  # through the views, and as_strided's stand-ins, to the owner
     while owner is not None and not (isinstance(owner, np.ndarray) and owner.base is None):
         owner = getattr(owner, "base", None)
@@ -363,6 +364,33 @@ def writable(array: Any) -> Any:
     offset = array.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
     return np.ndarray(array.shape, array.dtype, buffer=owner, offset=offset,
                       strides=array.strides)
+
+
+def write_aliased(dst: Any, src: Any, adds: bool = False) -> None:
+    """Write ``src`` into ``dst``, whose elements may share memory places (an expanded
+    tensor's), as torch writes only the places its fill or index write names: the elements
+    that differ bit for bit from ``dst``'s, in order, so that a place's written value is not
+    undone by the old value of another element there; ``adds``: each changed element adds
+    its change into its place (index_put_'s accumulate, once per element named).
+
+    >>> base = np.zeros(2)
+    >>> write_aliased(np.lib.stride_tricks.as_strided(base, (2, 2), (0, 8)),
+    ...               np.array([[5., 0.], [0., 0.]]))
+    >>> base.tolist()
+    [5.0, 0.0]
+    """
+    if not isinstance(dst, np.ndarray) or not _overlapping(dst.shape, dst.strides):
+        if dst.size:
+            dst[...] = src
+        return
+    bits = np.dtype(f"u{dst.itemsize}")
+    src = np.asarray(src, dtype=dst.dtype)
+    changed = dst.view(bits) != src.view(bits)
+    if adds and dst.dtype != np.bool_:  # (numpy's add.at reads each place anew: a place
+        # named twice adds twice)
+        np.add.at(dst, np.nonzero(changed), (src - dst)[changed])
+    else:
+        dst[changed] = src[changed]
 
 
 def view_key(root: Any, view: Any) -> tuple:

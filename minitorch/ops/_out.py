@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -530,6 +531,15 @@ _OUT_DTYPES = {
                 "PyTorch.)", RuntimeError),
     **dict.fromkeys(("maximum", "minimum"), _CAST),
     # linalg's, under their names
+    **{f"linalg_{name}": (True, f"{message}: Expected result to be safely castable from {{r}} "
+                          "dtype, but got result with dtype {o}", RuntimeError)
+       for name, message in (("cond", "linalg.cond"), ("tensorinv", "tensorinv"),
+                             ("matrix_rank", "torch.linalg.matrix_rank"),
+                             ("tensorsolve", "tensorsolve"))},
+    "linalg_lstsq": (True, "torch.linalg.lstsq: Expected {field} to be safely castable from "
+                     "{r} dtype, but got {field} with dtype {o}", RuntimeError),
+    "geqrf": (True, "torch.geqrf: Expected {field} to be safely castable from {r} dtype, but "
+              "got {field} with dtype {o}", RuntimeError),
     "linalg_norm": (False, "linalg.norm expected out tensor dtype {r} but got: {o}",
                     RuntimeError),
     "linalg_matrix_norm": (False, "linalg.matrix_norm expected out tensor dtype {r} but got: "
@@ -565,9 +575,56 @@ def _check_written(name: str, result: Tensor, out: Tensor, field: str) -> Tensor
 
 
 # ops whose kernel checks the dtypes of out's first fields (these) against its input's before
-# it refuses an input of no floating dtype
+# it refuses an input of a dtype it does not compute in (float16 too); max's and min's of all
+# elements check out's before they look at the input (:func:`_extremum_of_none`)
 _CHECKED_FIRST = {"linalg_eigh": ("eigenvalues", "eigenvectors"), "linalg_lu_factor": ("LU",),
-                  "histogram": ("hist", "bin_edges")}
+                  "linalg_eigvalsh": ("result",),
+                  "histogram": ("hist", "bin_edges"), "max_all": ("result",),
+                  "triangular_solve": ("solution", "cloned_coefficient"),
+                  "linalg_lu": ("P", "L", "U"), "linalg_lu_factor_ex": ("LU",),
+                  # (these refuse an integer input first, float16 after out's check)
+                  "linalg_cholesky_ex": ("L",), "linalg_qr": ("Q", "R"), "linalg_svd": ("U",),
+                  "linalg_solve_ex": ("result",), "geqrf": ("a", "tau"),
+                  # (before its shapes' check, a floating input's)
+                  "linalg_tensorinv": ("result",)}
+_HALF_ONLY = frozenset({"linalg_cholesky_ex", "linalg_qr", "linalg_svd", "linalg_solve_ex",
+                        "geqrf"})
+
+
+def _index_like(value: Any) -> bool:
+    """Whether ``value`` is a 0-d integer tensor, which torch's parser reads as an int."""
+    return isinstance(value, Tensor) and value.dim() == 0 and not (
+        value.dtype.is_floating_point or value.dtype is D.bool)
+
+
+def _checked_first(key: str, input: Any) -> bool:
+    """Whether ``key``'s out is checked (:data:`_CHECKED_FIRST`) before its kernel runs: a
+    linear algebra kernel's after its input's dims (a batch of matrices; solve's square)."""
+    if not isinstance(input, Tensor):
+        return False
+    if key == "linalg_tensorinv":
+        return input.dtype.is_floating_point
+    if key not in ("histogram", "max_all") and (input.dim() < 2 or (
+            key == "linalg_solve_ex" and input.shape[-1] != input.shape[-2])):
+        return False
+    if key in _HALF_ONLY:
+        return input.dtype is D.float16
+    return key == "max_all" or input.dtype.name not in (
+        "float32", "float64", "complex64", "complex128")
+
+
+def _extremum_of_none(name: str, input: Tensor) -> Tensor:
+    """torch's ``max(input, out=)`` and ``min``'s of an empty input, whose kernel into out
+    checks no size: the reduction's identity (max's lowest value of the dtype, -inf for a
+    floating one)."""
+    dt = input.dtype
+    if dt.is_floating_point:
+        value = -math.inf if name == "max" else math.inf
+    elif dt is D.bool:
+        value = name == "min"
+    else:
+        value = D.iinfo(dt).min if name == "max" else D.iinfo(dt).max
+    return input.new_full((), value)
 
 
 # ops whose kernel checks its outs' dtypes last field first
@@ -587,14 +644,15 @@ PARSED_OUT = {
         "mm", "bmm", "addmm", "baddbmm", "all", "any", "clamp", "clip", "bucketize",
         "searchsorted", "isin", "quantile", "nanquantile", "std", "var", "gather",
         "index_select", "take", "take_along_dim", "tensordot", "matmul", "mv", "addmv",
-        "index_add", "renorm", "addr", "gcd", "lcm", "masked_select", "addbmm",
+        "index_add", "renorm", "addr", "gcd", "lcm", "masked_select", "addbmm", "matrix_power",
         "cholesky_solve", "nonzero", "nonzero_static", "frobenius_norm", "nuclear_norm",
         *(f"{view}_copy" for view in (  # view_copies.py's single-output ones
             "view", "permute", "expand", "t", "transpose", "squeeze", "unsqueeze", "diagonal",
             "select", "slice", "unfold", "alias", "as_strided", "detach"))),
         "Tensor"),
     **dict.fromkeys(("aminmax", "cummax", "cummin", "frexp", "geqrf", "kthvalue", "median",
-                     "mode", "nanmedian", "qr", "slogdet", "svd", "topk", "sort", "histogram"),
+                     "mode", "nanmedian", "qr", "slogdet", "svd", "topk", "sort", "histogram",
+                     "lu_unpack", "triangular_solve"),
                     "tuple of Tensors"),
     # a Tensor without dim (or with another tensor), a tuple with it: :func:`_overload_of`
     **dict.fromkeys(("max", "min"), "extremum")}
@@ -603,8 +661,40 @@ PARSED_OUT = {
 # linalg's functions that take ``out=`` (minitorch.linalg's names, without "linalg_")
 LINALG_PARSED_OUT = dict.fromkeys((
     "inv", "det", "vector_norm", "eigvalsh", "svdvals", "cholesky", "solve", "cross", "norm",
-    "matrix_norm", "vecdot", "multi_dot", "solve_triangular", "pinv", "householder_product"),
-    "Tensor") | dict.fromkeys(("eigh", "svd", "qr", "slogdet", "lu_factor"), "tuple of Tensors")
+    "matrix_norm", "vecdot", "multi_dot", "solve_triangular", "pinv", "householder_product",
+    "cond", "matrix_rank", "tensorinv", "tensorsolve", "matmul", "matrix_power", "lu_solve"),
+    "Tensor") | dict.fromkeys((
+        "eigh", "svd", "qr", "slogdet", "lu_factor", "cholesky_ex", "inv_ex", "lu",
+        "lu_factor_ex", "solve_ex", "lstsq"), "tuple of Tensors")
+
+
+# the number of results of the ops with a tuple out (torch's parser checks out's length
+# before the op runs: :func:`_count_refused`); the others' have two
+_TUPLE_SIZES = dict.fromkeys(("svd", "lu_unpack", "linalg_lu",
+                              "linalg_lu_factor_ex", "linalg_svd"), 3) | {"linalg_lstsq": 4}
+
+
+# where torch checks a tuple out's dtypes in another order than its fields' (svd: U, Vh, S)
+_CHECK_ORDER = {"svd": (0, 2, 1), "linalg_svd": (0, 2, 1)}
+
+
+def _count_refused(fn: Callable, args: tuple, kwargs: dict, size: int, given: int) -> None:
+    """torch's refusal of a tuple out of ``given`` tensors for ``size`` results: after its
+    parser's refusals of the other arguments (a TypeError of ``fn``'s), before the op's own
+    checks; a call that does not bind is left to refuse itself, as Python's binding (which the
+    op's entry words as torch's parser)."""
+    try:
+        inspect.signature(fn).bind(*args, **kwargs)
+    except TypeError:
+        return
+    try:
+        with grad_mode._recording(False):
+            fn(*args, **kwargs)
+    except TypeError:
+        raise
+    except Exception:  # the op's own refusals come after the count
+        pass
+    raise TypeError(f"expected tuple of {size} elements but got {given}")
 
 
 def add_parsed_out(namespace: dict, table: dict, prefix: str = "") -> None:
@@ -723,6 +813,9 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
             return fn(*args, **kwargs)
         if name == "bucketize" and args and not isinstance(args[0], Tensor):
             return fn(*args, out=out, **kwargs)  # its Number overload has no out: refused
+        if kind == "extremum" and isinstance(out, (tuple, list)) and len(args) > 1 and \
+                _index_like(args[1]):  # torch's parser reads it as the dim of the overload
+            args = (args[0], int(args[1].item()), *args[2:])  # whose out is a tuple
         called, op, key = _overload_of(name, kind, args, kwargs)
         many = called != "Tensor"
         if kind != called and isinstance(out, (tuple, list)) != many:
@@ -738,23 +831,31 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
             if not isinstance(o, Tensor):
                 raise TypeError(f"expected Tensor as element {i} in argument {where}, but "
                                 f"got {_args.type_name(o)}")  # (out's place: after all)
+        if many and len(outs) != (size := _TUPLE_SIZES.get(key, 2)):
+            _count_refused(fn, args, kwargs, size, len(outs))
         args = _prepared(name, args, kwargs, outs)
         if name not in _NOT_DIFFERENTIABLE_OUT:  # (theirs refuse no gradient)
             _refuse_grad(op, _tensors_of((*args, *kwargs.values(), *outs)))
         first = args[0] if args else kwargs.get("input")
-        if isinstance(first, Tensor) and not first.dtype.is_floating_point:
-            for o, field in zip(outs, _CHECKED_FIRST.get(key, ())):
+        if _checked_first(key, first):
+            for o, field in (reversed if key in _VECTORS_FIRST else list)(list(zip(
+                    outs, _CHECKED_FIRST.get(key, ())))):
                 _check_written(key, first, o, field)  # (before the kernel refuses the input)
         with grad_mode._recording(False):
-            result = fn(*args, **kwargs)
+            result = _extremum_of_none(name, first) if key == "max_all" and isinstance(
+                first, Tensor) and not first.numel() else fn(*args, **kwargs)
+        if key == "max_all" and result.dtype is not outs[0].dtype is not D.float16:  # torch
+            _args.assigned(result.item(), outs[0].dtype)  # fills out: a checked conversion
+            # (but float16's, which rounds to inf)
         results = tuple(result) if many else (result,)
         if len(outs) != len(results):
             raise TypeError(f"expected tuple of {len(results)} elements but got {len(outs)}")
         fields = getattr(result, "_fields", ("result",))
-        checked = [_check_written(key, r.detach(), o, f) for r, o, f in (
-            reversed if key in _VECTORS_FIRST else list)(list(zip(results, outs, fields)))]
-        for r, o in zip(checked[::-1] if key in _VECTORS_FIRST else checked, outs):
-            _write(r, o)  # (every dtype checked before any is written)
+        order = _CHECK_ORDER.get(key, range(len(outs))[::-1 if key in _VECTORS_FIRST else 1])
+        checked = {i: _check_written(key, results[i].detach(), outs[i], fields[i])
+                   for i in order}
+        for i, o in enumerate(outs):
+            _write(checked[i], o)  # (every dtype checked before any is written)
         if not many:
             return out
         from .. import return_types

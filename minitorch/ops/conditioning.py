@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._dtype import finfo
 from .._tensor import Tensor
 from .decompositions import linalg_svdvals
@@ -26,6 +26,8 @@ __all__ = ["cond", "matrix_rank"]
 _ORDS = (None, 2, -2, 1, -1, math.inf, -math.inf, "fro", "nuc")
 
 
+@_call_form.overloads("Tensor input, Number p = None, *, Tensor out = None",
+                      "Tensor input, str p, *, Tensor out = None")
 def cond(input: Tensor, p: Any = None) -> Tensor:
     """The condition number of each matrix of ``A`` in the ``p``-norm: the ratio of the
     extreme singular values for ``p`` None or ±2, else ``‖A‖ ‖A⁻¹‖`` (inf for a singular
@@ -61,6 +63,13 @@ def cond(input: Tensor, p: Any = None) -> Tensor:
     return product.nan_to_num(math.inf, math.inf, -math.inf)  # 0 · inf: NumPy's inf
 
 
+@_call_form.overloads(
+    "Tensor input, *, Tensor atol = None, Tensor rtol = None, bool hermitian = False, "
+    "Tensor out = None",
+    "Tensor input, *, float atol = None, float rtol = None, bool hermitian = False, "
+    "Tensor out = None",
+    "Tensor input, Tensor tol, bool hermitian = False, *, Tensor out = None",
+    "Tensor input, float tol, bool hermitian = False, *, Tensor out = None")
 def matrix_rank(input: Tensor, tol: Any = None, hermitian: bool = False, *, atol: Any = None,
                 rtol: Any = None) -> Tensor:
     """The number of singular values (absolute eigenvalues when ``hermitian``) of each matrix

@@ -20,7 +20,13 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args, _call_form
-from .._tensor import Tensor, check_inplace_allowed, check_no_overlap, expandable_to
+from .._tensor import (
+    Tensor,
+    check_inplace_allowed,
+    check_internal_overlap,
+    check_no_overlap,
+    expandable_to,
+)
 from ..backend import getitem, index_add, setitem, to_numpy
 from ._base import Op, sum_to, wrap
 from .gather import IndexSelect
@@ -201,6 +207,8 @@ def _index_copy_checked(fn: str, input: Tensor, dim: Any, index: Any, source: An
     if fn.endswith("_"):
         check_inplace_allowed(input, source)
     d = _args.wrap_dim(d, input.dim())
+    if fn.endswith("_"):
+        check_internal_overlap(input)  # torch's first check after the dim's range
     name = "index_copy_()"
     if index.dim() >= 2:
         raise IndexError(f"{name}: Index should have dimension 1 or 0 (got {index.dim()})")
@@ -392,7 +400,7 @@ def index_fill_(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     """
     key, value = _index_fill_checked("index_fill_", input, dim, index, value)
     op, operands, keywords = _filled(input, key, value)
-    return input._inplace(op, *operands, **keywords)
+    return input._inplace(op, *operands, fills=True, **keywords)  # torch's: onto an expand
 
 
 class IndexPutAccumulate(Op):
@@ -561,7 +569,7 @@ def index_put_(input: Tensor, indices: Any, values: Tensor, accumulate: bool = F
     key, values, accumulate = _index_put_checked("index_put_", input, indices, values,
                                                  accumulate)
     op = IndexPutAccumulate if accumulate else IndexPut
-    return input._inplace(op.apply, values, key=key)
+    return input._inplace(op.apply, values, key=key, fills="adds" if accumulate else True)
 
 
 METHODS = {"take": take, "put": put, "put_": put_, "index_copy": index_copy,

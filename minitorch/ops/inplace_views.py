@@ -151,7 +151,7 @@ def fill_diagonal_(self: Tensor, fill_value: Any, wrap: bool = False) -> Tensor:
     fill_value = _args.kernel_scalar(fill_value, self.dtype)  # fill_ on the diagonal's view
     xp = self._xp
     key = tuple(xp.asarray(k, dtype=xp.int64) for k in _diagonal(tuple(self.shape), wrap))
-    return self._inplace(lambda a: CopySlices.apply(a, fill_value, key=key))
+    return self._inplace(lambda a: CopySlices.apply(a, fill_value, key=key), fills=True)
 
 
 METHODS = {"t_": t_, "transpose_": transpose_, "unsqueeze_": unsqueeze_,

@@ -404,10 +404,10 @@ def _checked_solve(fn: str, A: Tensor, B: Tensor, left: bool, infos: list | None
         raise RuntimeError("linalg.solve: Expected A and B to have the same dtype, but found A "
                            f"of type {_args.legacy(A.dtype)} and B of type "
                            f"{_args.legacy(B.dtype)} instead")
-    check_half("solve", A)
     _check_square("solve", A)
     vector = B.dim() == 1 or (B.dim() == A.dim() - 1 and B.shape == A.shape[:-1])
     _check_right_side(A, B, vector, left)
+    check_half("solve", A)  # (the shapes' refusals first, as torch's)
     if not left:
         return SolveRight.apply(A, B, infos=infos)
     return Solve.apply(A, B, vector=vector, infos=infos)

@@ -183,7 +183,7 @@ def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
                            f"shape {list(shape)}")
     value = fill_value(value, self.dtype)
     op, values, keywords = _filled(self, mask, value)
-    return self._inplace(op, *values, **keywords)
+    return self._inplace(op, *values, fills=True, **keywords)  # torch's: onto an expand too
 
 
 class MaskedSelect(Op):
