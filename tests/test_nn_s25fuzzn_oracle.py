@@ -1,0 +1,61 @@
+"""Bad input to torch.nn found by issue #21's nn fuzz on seeds 25200-25299, against live
+torch: each program runs on torch and on minitorch (``L``) and must end the same way (the
+value of ``R``, or the exception's type and message).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from test_bad_input_fuzz21b_oracle import assert_as_torch
+
+_PROGRAMS = [
+    # pairwise_distance of 0-d operands: torch's norm over their dim -1 reduces nothing
+    "R = L.nn.functional.pairwise_distance(L.tensor(0.7768), L.tensor(0.), p=1e-12, "
+    "keepdim=True)",
+    "R = L.nn.functional.pairwise_distance(L.tensor(-0.5), L.tensor(0.), p=0.5)",
+    # cosine_similarity keeps a float32 operand float32 (its norm overflows there)
+    "R = L.nn.functional.cosine_similarity(L.tensor([[0.755, -1.4], [1e30, 0.19]]), "
+    "L.tensor([[-1.5, -1.2], [0.47, 0.88]], dtype=L.float64), dim=-2)",
+    "R = L.nn.functional.cosine_similarity(L.tensor([[1, 2], [3, 4]]), "
+    "L.tensor([[1e30, 2.], [3., 4.]]))",
+    # rrelu_ takes infinite bounds (ordered ones); its training draw refuses an infinite range
+    "R = L.nn.functional.rrelu(L.tensor([1.5, -2.]), float('-inf'), 0.3, inplace=True)",
+    "R = L.nn.functional.rrelu(L.tensor([1.5, -2.]), 0.1, float('nan'), inplace=True)",
+    "R = L.nn.functional.rrelu(L.tensor([1.5, -2.]), float('-inf'), 0.3, training=True, "
+    "inplace=True)",
+    "R = L.nn.functional.rrelu(L.tensor([1.5, -2.]), float('-inf'), 0.3)",
+    "R = L.nn.functional.rrelu(L.tensor([1.5, -2.]), -1e308, 0.1)",
+    "R = L.nn.functional.rrelu(L.tensor([1.5, -2.]), -3.5e38, 0.1, training=True)",
+    "R = L.nn.functional.rrelu(L.tensor([1.5, -2.], dtype=L.float64), -3.5e38, 0.1, "
+    "training=True).shape",
+]
+
+
+@pytest.mark.parametrize("program", _PROGRAMS)
+def test_ends_as_torch(program: str) -> None:
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize(("x", "out_channels", "kernel", "dilation", "output_padding",
+                          "groups"),
+                         [(x, oc, k, d, op, g) for x, oc, k, d, op, g in itertools.product(
+                             ["(2, 4, 3)", "(1, 4, 3)", "(2, 4, 3, 3)", "(2, 4, 3, 3, 3)",
+                              "(17, 4, 3)", "(4, 3)"],
+                             [0, 2], [0, 1, 3], [0, 1, 2], [0, 1], [1, 2])
+                          if (op, d) != (1, 2)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_conv_transpose_refuses_as_torch(x: str, out_channels: int, kernel: int,
+                                         dilation: int, output_padding: int, groups: int,
+                                         dtype: str) -> None:
+    """A transposed convolution's checks in torch's order (kernel, dilation, output padding,
+    then a non-empty weight, each group's); where torch picks oneDNN (float32, batched) its
+    own refusals instead: an empty weight or a zero dilation of a wider kernel it cannot
+    describe."""
+    dims = x.count(",") - 1 if x != "(4, 3)" else 1
+    weight = (4, out_channels) + (kernel,) * dims
+    assert_as_torch(f"x = L.ones{x}.to(L.{dtype})\n"
+                    f"w = L.ones{weight}.to(L.{dtype})\n"
+                    f"R = L.nn.functional.conv_transpose{dims}d(x, w, stride=2, "
+                    f"dilation={dilation}, output_padding={output_padding}, groups={groups})")
