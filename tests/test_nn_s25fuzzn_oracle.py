@@ -30,7 +30,33 @@ _PROGRAMS = [
     "R = L.nn.functional.rrelu(L.tensor([1.5, -2.]), -3.5e38, 0.1, training=True)",
     "R = L.nn.functional.rrelu(L.tensor([1.5, -2.], dtype=L.float64), -3.5e38, 0.1, "
     "training=True).shape",
+    # ModuleList.insert is torch's loop over names: no type check, a negative index fails
+    # looking up "-1" (after moving entries up), a non-int index in range()
+    "m = L.nn.ModuleList(); m.insert(5, L.nn.Parameter(L.ones(1))); R = list(m._modules)",
+    "m = L.nn.ModuleList([L.nn.ReLU()]); m.insert(0, 3); R = list(m._modules)",
+    "m = L.nn.ModuleList([L.nn.ReLU(), L.nn.ELU()]); m.insert(True, L.nn.Tanh()); R = repr(m)",
+    "m = L.nn.ModuleList([L.nn.ReLU()]); m.insert(-5, L.nn.Tanh())",
+    "m = L.nn.ModuleList([L.nn.ReLU()]); m.insert(2.5, L.nn.Tanh())",
 ]
+
+_NORM_DTYPES = ["float16", "float32", "float64", "int64", None]
+
+
+@pytest.mark.parametrize("norm", ["layer_norm", "group_norm"])
+@pytest.mark.parametrize(("input", "weight", "bias"),
+                         list(itertools.product(_NORM_DTYPES[:4], _NORM_DTYPES, _NORM_DTYPES)))
+def test_norm_parameter_dtypes_as_torch(norm: str, input: str, weight: str | None,
+                                        bias: str | None) -> None:
+    """torch's mixed-dtype check reads the first parameter: of another dtype than the input,
+    all must be float32 ("expect ... Float") and the input half (its mixed mode, computed in
+    float32, rounded once), else "all inputs must share"; a half input's affine step is
+    float32 too."""
+    w = "None" if weight is None else f"L.tensor([1.5, 2.]).to(L.{weight})"
+    b = "None" if bias is None else f"L.tensor([1., -1.]).to(L.{bias})"
+    call = ("layer_norm(x, (2,), weight=w, bias=b)" if norm == "layer_norm" else
+            "group_norm(x, 1, weight=w, bias=b)")
+    assert_as_torch(f"x = L.arange(8.).reshape(4, 2).to(L.{input})\nw = {w}\nb = {b}\n"
+                    f"R = L.nn.functional.{call}")
 
 
 @pytest.mark.parametrize("program", _PROGRAMS)
