@@ -37,6 +37,11 @@ _PROGRAMS = [
     "m = L.nn.ModuleList([L.nn.ReLU(), L.nn.ELU()]); m.insert(True, L.nn.Tanh()); R = repr(m)",
     "m = L.nn.ModuleList([L.nn.ReLU()]); m.insert(-5, L.nn.Tanh())",
     "m = L.nn.ModuleList([L.nn.ReLU()]); m.insert(2.5, L.nn.Tanh())",
+    # linear folds only a contiguous input into addmm: another one's bias is added after
+    "x = L.ones(3, 4, 2, requires_grad=True).transpose(0, 1)\n"
+    "R = L.nn.functional.linear(x, L.ones(5, 2), L.ones(5)).grad_fn.name()",
+    "x = L.ones(2, 3, 4, 2).transpose(0, 2)\n"
+    "R = L.nn.functional.linear(x, L.ones(5, 2), L.ones(1, 1, 1, 5))",
 ]
 
 _NORM_DTYPES = ["float16", "float32", "float64", "int64", None]
