@@ -15,6 +15,7 @@ _PROGRAMS = [
     "R = L.nn.functional.pairwise_distance(L.tensor(0.7768), L.tensor(0.), p=1e-12, "
     "keepdim=True)",
     "R = L.nn.functional.pairwise_distance(L.tensor(-0.5), L.tensor(0.), p=0.5)",
+    "R = L.nn.functional.pairwise_distance(L.tensor(1e30), L.tensor(0.))",
     # cosine_similarity keeps a float32 operand float32 (its norm overflows there)
     "R = L.nn.functional.cosine_similarity(L.tensor([[0.755, -1.4], [1e30, 0.19]]), "
     "L.tensor([[-1.5, -1.2], [0.47, 0.88]], dtype=L.float64), dim=-2)",

@@ -33,7 +33,7 @@ __all__ = ["ClampMax", "ClampMaxTensor", "ClampMin", "ClampMinTensor", "NativeGr
 def _opmath(xp: Any, data: Any) -> Any:
     """The dtype torch's normalization kernels scale and shift in: float32 for a half input
     (rounded once at the end, float32 parameters taken as they are), else the input's."""
-    return xp.float32 if data.dtype == xp.float16 else data.dtype
+    return xp.float32 if str(data.dtype) == "float16" else data.dtype
 
 
 class NativeLayerNorm(Op):
