@@ -91,3 +91,15 @@ def test_conv_transpose_refuses_as_torch(x: str, out_channels: int, kernel: int,
                     f"w = L.ones{weight}.to(L.{dtype})\n"
                     f"R = L.nn.functional.conv_transpose{dims}d(x, w, stride=2, "
                     f"dilation={dilation}, output_padding={output_padding}, groups={groups})")
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "Adagrad"])
+@pytest.mark.parametrize("fused", [True, False])
+def test_a_bool_weight_decay_as_torch(name: str, fused: bool) -> None:
+    """torch's fused kernel reads weight_decay=True as 1.0; its plain step hands it to
+    ``add(alpha=)``, which refuses a bool alpha."""
+    assert_as_torch("w = L.tensor([1., -2., 3.], requires_grad=True)\n"
+                    f"opt = L.optim.{name}([w], lr=0.1, weight_decay=True, fused={fused})\n"
+                    "for _ in range(2):\n    w.grad = L.ones(3); opt.step()\n"
+                    "R = w.detach()")
+
