@@ -12,7 +12,6 @@ owner's ``parameters()``, ``state_dict()`` and repr see it, as torch's do.
 
 from __future__ import annotations
 
-import operator
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
@@ -20,7 +19,7 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor
-from .module import Module, _indent, class_repr, typename
+from .module import Module, _indent, class_repr
 from .parameter import Parameter
 
 __all__ = ["ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential"]
@@ -261,14 +260,11 @@ class ModuleList(Module):
         >>> m = nn.ModuleList([nn.ReLU()]); m.insert(0, nn.Tanh()); m[0]
         Tanh()
         """
-        index = operator.index(index)  # torch's range(len, index, -1) reads it first
-        if index < 0:  # torch's insert looks for a module named "-1" (before any type)
-            raise KeyError("-1")
-        if module is not None and not isinstance(module, Module):
-            raise TypeError(f"{typename(module)} is not a Module subclass")
-        modules = list(self._modules.values())
-        modules.insert(index, module)
-        self._renumber(modules)
+        # torch's own loop: each entry moved up one name, then ``module`` stored by name as
+        # it is (no type check; a negative index reaches a name "-1" that is not there)
+        for i in range(len(self._modules), index, -1):
+            self._modules[str(i)] = self._modules[str(i - 1)]
+        self._modules[str(index)] = module
 
     def pop(self, index: int | slice) -> Any:
         """Remove the module at ``index`` and return it.

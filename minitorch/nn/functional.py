@@ -255,9 +255,10 @@ def _linear(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
         return input.matmul(weight.t())
     if input.dim() == 2:
         return addmm(bias, input, weight.t())
-    if bias.dim() == 0 or (bias.dim() > 1 and bias.numel() != bias.shape[-1]):
-        # a 0-d bias, or one that differs between rows: torch adds it to the product in
-        # place (so the product's shape check comes before addmm's dtype check)
+    if bias.dim() == 0 or bias.numel() != bias.shape[-1] or not input.is_contiguous():
+        # a 0-d bias, one that differs between rows, or an input not contiguous: torch adds
+        # it to the product in place (so the product's shape check comes before addmm's
+        # dtype check)
         out = input.matmul(weight.t())
         result = out + bias
         if result.shape != out.shape:

@@ -388,8 +388,8 @@ def conv_transpose(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None
     lift = (lambda t: t.unsqueeze(2)) if dims == 1 else (lambda t: t)
     seen = tuple((low, *g) for low, g in zip((1, 0, 1), geometry)) if dims == 1 else geometry
     seen_padding = (0, *output_padding) if dims == 1 else output_padding
-    _check_transposed(lift(input), lift(weight), seen[2])
     onednn = _uses_onednn(input, weight, geometry[0], geometry[2], groups, output_padding)
+    _check_transposed(lift(input), lift(weight), seen, seen_padding, groups, onednn)
     out = _transposed_size(tuple(lift(input).shape[2:]), tuple(lift(weight).shape[2:]), seen,
                            seen_padding, onednn)[-dims:]
     _check_kernel_dtype(input, dims, geometry[2], transposed=True)
@@ -433,15 +433,23 @@ def _spatial_names(prefix: str, values: tuple) -> list[str]:
     return [f"{prefix}_{n}: {v}" for n, v in zip(names, values)]
 
 
-def _check_transposed(input: Tensor, weight: Tensor, dilation: tuple) -> None:
+def _check_transposed(input: Tensor, weight: Tensor, geometry: tuple, output_padding: tuple,
+                      groups: int, onednn: bool = False) -> None:
     """torch's checks of a transposed convolution after the shared ones: a kernel of at least
-    one element, a weight not empty, no zero dilation (the 3-d kernel checks that first)."""
+    one element, no zero dilation, an output padding below the stride or the dilation, a
+    weight not empty (each group's, as torch's kernel runs one group at a time; oneDNN,
+    ``onednn``, has its own refusals)."""
+    dilation = geometry[2]
+    if onednn and input.numel():
+        _check_onednn_transposed(weight, dilation)
+        return
     zero_dilation = RuntimeError("dilation should be greater than zero, but got "
                                  + ", ".join(_spatial_names("dilation", dilation)))
-    if min(dilation) == 0 and len(dilation) == 3:
-        raise zero_dilation
     if len(dilation) == 2:
         _check_kernel(input, weight)
+    if min(dilation) == 0:
+        raise zero_dilation
+    _check_output_padding(geometry, output_padding)
     if not weight.numel():
         if not input.numel():
             raise IndexError("select(): index 0 out of range for tensor of size [0] at "
@@ -449,9 +457,31 @@ def _check_transposed(input: Tensor, weight: Tensor, dilation: tuple) -> None:
         expected = ("2D or 4D weight tensor expected" if len(dilation) == 2 else
                     "5D (n_output_plane x n_input_plane x kernel_depth x kernel_height x "
                     "kernel_width) tensor expected for weight")
-        raise RuntimeError(f"non-empty {expected}, but got: {list(weight.shape)}")
-    if min(dilation) == 0:
-        raise zero_dilation
+        shape = [weight.shape[0] // groups, *weight.shape[1:]]
+        raise RuntimeError(f"non-empty {expected}, but got: {shape}")
+
+
+def _check_onednn_transposed(weight: Tensor, dilation: tuple) -> None:
+    """oneDNN's refusals of a transposed convolution, which skips torch's own kernel checks:
+    a 3-d one with a zero dilation, an empty weight, or a zero dilation of a wider kernel
+    (its dilation ``d - 1`` is then negative; a kernel of one reads none)."""
+    if len(dilation) == 3 and min(dilation) == 0:
+        raise RuntimeError("dimensions are invalid")
+    if not weight.numel() or any(d == 0 and k > 1 for d, k in zip(dilation, weight.shape[2:])):
+        raise RuntimeError("could not create a primitive descriptor for the deconvolution "
+                           "forward propagation primitive. Run workload with environment "
+                           "variable ONEDNN_VERBOSE=all to get additional diagnostic "
+                           "information.")
+
+
+def _check_output_padding(geometry: tuple, output_padding: tuple) -> None:
+    """torch's refusal of an output padding not below the stride nor the dilation."""
+    stride, _, dilation = geometry
+    if any(p >= s and p >= d for p, s, d in zip(output_padding, stride, dilation)):
+        given = [*_spatial_names("output_padding", output_padding),
+                 *_spatial_names("stride", stride), *_spatial_names("dilation", dilation)]
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but "
+                           f"got {' '.join(given)}")
 
 
 def _transposed_size(size: tuple, kernel: tuple, geometry: tuple,
@@ -464,11 +494,7 @@ def _transposed_size(size: tuple, kernel: tuple, geometry: tuple,
     (6, 6)
     """
     stride, padding, dilation = geometry
-    if any(p >= s and p >= d for p, s, d in zip(output_padding, stride, dilation)):
-        given = [*_spatial_names("output_padding", output_padding),
-                 *_spatial_names("stride", stride), *_spatial_names("dilation", dilation)]
-        raise RuntimeError("output padding must be smaller than either stride or dilation, but "
-                           f"got {' '.join(given)}")
+    _check_output_padding(geometry, output_padding)
     out = tuple((n - 1) * s - 2 * p + d * (k - 1) + q + 1 for n, k, s, p, d, q
                 in zip(size, kernel, stride, padding, dilation, output_padding))
     if onednn and min(out) >= 0:

@@ -182,7 +182,8 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
     diff = x1 - x2 + eps
     if dim >= 0:  # torch's norm refuses an inf or negative p over an empty last dim
         _check_identity(tuple(diff.shape), p, (dim,))
-    return Norm.apply(diff, p=p, dims=(dim,) if dim >= 0 else None, keepdim=keepdim)
+    # 0-d operands: torch's norm over their dim -1 reduces nothing (|d|^p^(1/p), rounded)
+    return Norm.apply(diff, p=p, dims=(dim,) if dim >= 0 else (), keepdim=keepdim)
 
 
 @_call_form.function
@@ -215,7 +216,10 @@ def _cosine_operands(x1: Any, x2: Any, dim: Any, eps: Any) -> tuple:
         raise RuntimeError("expected common dtype to be floating point, yet common dtype is "
                            f"{_args.legacy(common)}")
     shape = broadcast_shapes(tuple(x1.shape), tuple(x2.shape))
-    return x1.to(common).expand(shape), x2.to(common).expand(shape), dim, eps
+    # only integer operands take the common dtype: a float32 one keeps its own (its norm
+    # overflows there as torch's does), the mixed product promotes after
+    x1, x2 = (x if x.dtype.is_floating_point else x.to(common) for x in (x1, x2))
+    return x1.expand(shape), x2.expand(shape), dim, eps
 
 
 def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor,

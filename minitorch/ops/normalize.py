@@ -30,6 +30,12 @@ __all__ = ["ClampMax", "ClampMaxTensor", "ClampMin", "ClampMinTensor", "NativeGr
            "layer_norm", "normalize", "rms_norm"]
 
 
+def _opmath(xp: Any, data: Any) -> Any:
+    """The dtype torch's normalization kernels scale and shift in: float32 for a half input
+    (rounded once at the end, float32 parameters taken as they are), else the input's."""
+    return xp.float32 if str(data.dtype) == "float16" else data.dtype
+
+
 class NativeLayerNorm(Op):
     node_name = "NativeLayerNormBackward0"
     saved_names = ("input", "weight")
@@ -53,12 +59,12 @@ class NativeLayerNorm(Op):
         wide = xp.astype(data, xp.float64)  # the statistics in double, rounded once
         mean = xp.mean(wide, axis=ctx.dims, keepdims=True)
         rstd = 1 / xp.sqrt(xp.mean((wide - mean) ** 2, axis=ctx.dims, keepdims=True) + eps)
-        out = xp.astype((wide - mean) * rstd, data.dtype)
+        out = xp.astype((wide - mean) * rstd, _opmath(xp, data))
         if weight is not None:
             out = out * weight._data
         if bias is not None:
             out = out + bias._data
-        return wrap(c_order(out))
+        return wrap(c_order(xp.astype(out, data.dtype)))
 
     @staticmethod
     def backward_arrays(ctx: Any, g: Any) -> Any:
@@ -121,14 +127,14 @@ class NativeGroupNorm(Op):
         wide = xp.reshape(xp.astype(data, xp.float64), (n, group, c // group * ctx.HxW))
         mean = xp.mean(wide, axis=-1, keepdims=True) if wide.shape[-1] else wide
         var = xp.mean((wide - mean) ** 2, axis=-1, keepdims=True) if wide.shape[-1] else wide
-        out = xp.reshape(xp.astype((wide - mean) / xp.sqrt(var + eps), data.dtype),
+        out = xp.reshape(xp.astype((wide - mean) / xp.sqrt(var + eps), _opmath(xp, data)),
                          data.shape)
         channel = (c,) + (1,) * (data.ndim - 2)
         if weight is not None:
             out = out * xp.reshape(weight._data, channel)
         if bias is not None:
             out = out + xp.reshape(bias._data, channel)
-        return wrap(c_order(out))
+        return wrap(c_order(xp.astype(out, data.dtype)))
 
     @staticmethod
     def backward_arrays(ctx: Any, g: Any) -> Any:
@@ -188,31 +194,36 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number "
                                f"of channels in input, but got {name} of shape {shown} and "
                                f"input of shape {list(input.shape)}")
-    _check_mixed_dtype(input, weight, bias)
+    mixed = _check_mixed_dtype(input, weight, bias)
     if not input.dtype.is_floating_point:
         raise _args.not_implemented("GroupNormKernelImpl", input.dtype)
+    if bias is not None and not mixed:  # the kernel reads it as the input's type
+        _args.scalar_type(input.dtype, bias.dtype)
     return NativeGroupNorm.apply(input, weight, bias, group=num_groups, eps=eps)
 
 
 def _check_layer_norm(input: Tensor, shape: tuple, weight: Any, bias: Any) -> None:
     """torch's checks in its order: the parameters' dtype against the input's, then the
     last dims of ``input`` are ``shape`` and so are the parameters', then a floating kernel."""
-    _check_mixed_dtype(input, weight, bias)
+    mixed = _check_mixed_dtype(input, weight, bias)
     _check_normalized(input, shape, {"weight": weight, "bias": bias}, "*, ",
                       "LayerNormKernelImpl")
-    if bias is not None:
+    if bias is not None and not mixed:
         _args.scalar_type(input.dtype, bias.dtype)
 
 
-def _check_mixed_dtype(input: Tensor, weight: Any, bias: Any) -> None:
-    """torch's mixed-dtype check, which reads the first parameter given: a float input may
-    only have float parameters, any other input only parameters of its own dtype."""
-    first = weight if weight is not None else bias
-    if first is None or first.dtype is input.dtype:
-        return
-    if input.dtype.name == "float32":
+def _check_mixed_dtype(input: Tensor, *params: Any) -> bool:
+    """torch's mixed-dtype check, when the first parameter given has not the input's dtype:
+    then all must be float32 (else "expect ... Float"), and the input half (its mixed mode,
+    whether this returns True; else all must share one dtype)."""
+    given = [p.dtype for p in params if p is not None]
+    if not given or given[0] is input.dtype:
+        return False
+    if any(d.name != "float32" for d in given):
         raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
-    raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    if input.dtype.name != "float16":
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    return True
 
 
 def layer_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = None,

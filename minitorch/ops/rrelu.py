@@ -24,6 +24,8 @@ from .activation import _check_kernel_dtype, _PiecewiseLinearBackward
 
 __all__ = ["RreluWithNoise", "RreluWithNoiseBackward", "RreluWithNoiseInplace", "rrelu"]
 
+_DOUBLE_MAX = float(np.finfo(np.float64).max)
+
 
 class RreluWithNoiseBackward(_PiecewiseLinearBackward):
     node_name = "RreluWithNoiseBackwardBackward0"
@@ -88,16 +90,24 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
     lower, upper = map(_args.double_of, _args.numbers(name, (lower, "lower", 2),
                                                        (upper, "upper", 3)))
     training = _args.flag(name, training, "training", 4)
-    for bound, value in (("lower", lower), ("upper", upper)):
+    # torch's in-place kernel takes infinite bounds (the functional one checks them first)
+    for bound, value in () if inplace else (("lower", lower), ("upper", upper)):
         if not math.isfinite(value):
             raise RuntimeError(f"rrelu: {bound} bound must be finite, got {value}")
-    if lower > upper:
+    if not lower <= upper:  # (a nan bound too)
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     if training:
         if not input.dtype.is_floating_point or input.dtype.name == "float16":  # no half kernel
             raise _args.not_implemented("rrelu_with_noise_out_cpu", input.dtype)
+        for bound in (lower, upper):  # read in the kernel's compute type
+            _args.kernel_scalar(bound, input.dtype, opmath=True)
+        if not upper - lower <= _DOUBLE_MAX:  # its uniform draw's range
+            raise RuntimeError("Expected to - from <= std::numeric_limits<T>::max() to be true,"
+                               " but got false.  (Could this error message be improved?  If "
+                               "so, please report an enhancement request to PyTorch.)")
     else:
         _check_kernel_dtype("leaky_relu", input)
+        _args.kernel_scalar((lower + upper) / 2, input.dtype, opmath=True)  # leaky_relu's slope
     xp, x = input._xp, input._data
     mean = xp.where(x > 0, xp.ones((), dtype=x.dtype), xp.asarray((lower + upper) / 2,
                                                                    dtype=x.dtype))
@@ -107,3 +117,4 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
     if inplace:
         return input._inplace(lambda a: RreluWithNoiseInplace.apply(a, noise=noise))
     return RreluWithNoise.apply(input, noise=noise)
+

@@ -142,8 +142,10 @@ but expected (tuple of Tensors self, *, bool maximize)
 
 
 def weight_decay_of(group: dict) -> Any:
-    """``group``'s weight decay, as torch's ``grad.add(p, alpha=weight_decay)`` takes it."""
-    return setting(group, "weight_decay", "add", "alpha")
+    """``group``'s weight decay, as torch's ``grad.add(p, alpha=weight_decay)`` takes it (its
+    fused kernel reads a double: a bool is its number there, not add's refused bool alpha)."""
+    value = setting(group, "weight_decay", "add", "alpha")
+    return float(value) if group.get("fused") and isinstance(value, bool) else value
 
 
 def state_tensor(array: Any) -> Tensor:
