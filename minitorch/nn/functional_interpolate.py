@@ -17,7 +17,7 @@ from typing import Any
 from .. import _args
 from .._dtype import uint8
 from .._tensor import Tensor
-from ..ops.adaptive_pool import adaptive_avg_pool1d, adaptive_avg_pool2d
+from ..ops.adaptive_pool import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
 from ..ops.upsample import (
     NODES,
     cubic_sources,
@@ -198,27 +198,9 @@ def _kernel(rank: int, mode: str, antialias: bool) -> str:
 
 
 def _area(input: Tensor, sizes: list) -> Tensor:
-    """``mode='area'``: torch's adaptive average pooling to ``sizes``; 5-D inputs get torch's
-    checks of ``adaptive_avg_pool3d`` (and its mean for a 1x1x1 output), then a refusal."""
-    if input.dim() == 3:
-        return adaptive_avg_pool1d(input, sizes)
-    if input.dim() == 4:
-        return adaptive_avg_pool2d(input, sizes)
-    if min(sizes) < 0:
-        raise RuntimeError("adaptive_avg_pool3d: elements of output_size must be greater than or "
-                           f"equal to 0 but received {{{sizes[0]}, {sizes[1]},{sizes[2]}}}")
-    if list(sizes) == [1, 1, 1]:
-        return input.mean((-1, -2, -3), keepdim=True)
-    for d in range(1, 5):
-        if not input.shape[d]:
-            raise RuntimeError("adaptive_avg_pool3d(): Expected input to have non-zero size for "
-                               f"non-batch dimensions, but input has sizes {list(input.shape)} "
-                               f"with dimension {d} being empty")
-    if not input.dtype.is_floating_point:
-        raise NotImplementedError("\"adaptive_avg_pool3d_cpu\" not implemented for "
-                                  f"'{_args.legacy(input.dtype)}'")
-    raise NotImplementedError("minitorch has no adaptive_avg_pool3d: interpolate's 'area' mode "
-                              "is supported on 3-D and 4-D inputs only")
+    """``mode='area'``: torch's adaptive average pooling to ``sizes``."""
+    pool = (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d)[input.dim() - 3]
+    return pool(input, sizes)
 
 
 def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
