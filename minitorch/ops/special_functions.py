@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import _args
+from .. import _args, _mkl
 from .._dtype import get_default_dtype
 from .._tensor import Tensor
 from ..backend import cpu_math, half_via_float
@@ -39,6 +39,8 @@ __all__ = [
     "logit",
     "nan_to_num",
     "refuse_halves",
+    "torch_erfc",
+    "torch_erfinv",
 ]
 
 
@@ -184,9 +186,32 @@ def bessel_array(xp: Any, a: Any, order: int) -> Any:
     return xp.where(a < 0, -out, out) if order == 1 else out
 
 
-Erfc = _unary("Erfc", "erfc", erfc_array,
+def torch_erfc(xp: Any, a: Any) -> Any:
+    """erfc as torch's CPU kernel takes it: MKL's ``vsErfc``/``vdErfc`` where MKL is
+    installed, else :func:`erfc_array` (ndtr and erfcx, whose kernels call the C library's
+    ``erfc``, keep that one).
+
+    >>> import numpy as np
+    >>> float(torch_erfc(np, np.array([2.5]))[0])
+    0.0004069520174449589
+    """
+    return _mkl.vector_maths_or("erfc", erfc_array, xp, a)
+
+
+def torch_erfinv(xp: Any, a: Any) -> Any:
+    """erfinv as torch's CPU kernel takes it: MKL's ``vsErfInv``/``vdErfInv`` where MKL is
+    installed, else :func:`erfinv_array`.
+
+    >>> import numpy as np
+    >>> round(float(torch_erfinv(np, np.array([0.5]))[0]), 12)
+    0.476936276204
+    """
+    return _mkl.vector_maths_or("erfinv", erfinv_array, xp, a)
+
+
+Erfc = _unary("Erfc", "erfc", torch_erfc,
               lambda g, x: -2.0 / math.sqrt(math.pi) * (-(x * x)).exp() * g, "self")
-Erfinv = _unary("Erfinv", "erfinv", erfinv_array,
+Erfinv = _unary("Erfinv", "erfinv", torch_erfinv,
                 lambda g, x: 0.5 * math.sqrt(math.pi) * (Erfinv.apply(x) ** 2).exp() * g,
                 "self")
 
