@@ -33,8 +33,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["avx_log", "avx_sincos", "c_math", "c_math_of", "cosf", "expf", "fma", "fmaf", "logf",
-           "scalar", "sinf"]
+__all__ = ["avx_log", "avx_sincos", "c_math", "c_math_of", "cosf", "exp_of", "expf", "fma", "fmaf",
+           "logf", "scalar", "sinf"]
 
 
 @functools.cache
@@ -87,6 +87,24 @@ def c_math_of(xp: Any, name: str, x: Any) -> Any:
     if type(x) is np.ndarray and x.dtype.char in "fd":
         return c_math(name, x)
     return getattr(xp, name)(x)
+
+
+def exp_of(xp: Any, x: Any) -> Any:
+    """The C library's ``exp`` (``expf`` for float32) of a numpy array, nearly always to the
+    bit and without a call per number: glibc's ``expf`` is the float64 exp rounded, and its
+    ``exp`` is within a hair of correct rounding, which ``expl`` rounded reaches (99.9%);
+    numpy's own float64 ``exp`` (SVML's on AVX512 machines) differs from it in 4%. Other
+    arrays take ``xp.exp``.
+
+    >>> float(exp_of(np, np.float32([1.0]))[0])
+    2.7182817459106445
+    """
+    if type(x) is np.ndarray and x.dtype.char in "fd":
+        wide = np.float64 if x.dtype.char == "f" or np.finfo(np.longdouble).nmant <= 52 \
+            else np.longdouble
+        with np.errstate(over="ignore"):
+            return np.exp(x.astype(wide)).astype(x.dtype)
+    return xp.exp(x)
 
 
 def scalar(name: str, arity: int = 1, single: bool = False) -> Callable[..., float]:
