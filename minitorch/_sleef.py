@@ -41,11 +41,15 @@ array([0.       , 1.1752012], dtype=float32)
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 from ._libm import dekker_split, fma_split, fmaf
 
-__all__ = ["atanhf", "coshf", "expd", "expf", "lgammaf", "log1pf", "logf", "powf", "sinhf"]
+__all__ = ["atanhf", "coshf", "expd", "expf", "float32_or", "lgammaf", "log1pf", "logf", "powf",
+           "sinhf"]
 
 _F = np.float32
 _ONE, _TWO, _HALF = _F(1), _F(2), _F(0.5)
@@ -58,6 +62,19 @@ _LOG2_E = _F(1.44269504088896340735992468100189213742664595415298593413544940693
 
 _NAN = np.array(0xFFFFFFFF, dtype=np.uint32).view(np.float32)  # SLEEF's NaN: all bits set
 _SIGN = np.uint32(0x80000000)
+
+
+def float32_or(function: Callable[[np.ndarray], np.ndarray],
+               fallback: Callable[[Any, Any], Any], xp: Any, a: Any) -> Any:
+    """``function(a)`` (one of SLEEF's float32 functions here) for a float32 numpy array,
+    else ``fallback(xp, a)``: the callers' one door to these host-only functions.
+
+    >>> float32_or(log1pf, lambda xp, a: xp.log1p(a), np, np.float32([1e-45]))
+    array([0.], dtype=float32)
+    """
+    if type(a) is np.ndarray and a.dtype == np.float32:
+        return function(a)
+    return fallback(xp, a)
 
 
 def _poly(x: np.ndarray, coefficients: tuple[float, ...]) -> np.ndarray:
@@ -308,13 +325,17 @@ def logf(d: np.ndarray) -> np.ndarray:
         return np.where(d == 0, _F(-np.inf), r).astype(np.float32)
 
 
-def log1pf(d: np.ndarray) -> np.ndarray:
-    """SLEEF's ``log1pf_u10``, ``Vectorized<float>::log1p`` (torch's ``log_sigmoid`` kernel
-    calls it; ``torch.log1p`` itself is MKL's): ``logf``'s steps on ``1 + d`` written as
-    ``m * 2**e`` with ``m - 1`` taken exactly from ``d``, so that small ``d`` keep their digits.
+_LOG1PF_BOUND = _F(1e38)
 
-    >>> log1pf(np.float32([1e-10, 1.0, -1.0]))
-    array([1.000000e-10, 6.931472e-01,         -inf], dtype=float32)
+
+def log1pf(d: np.ndarray) -> np.ndarray:
+    """SLEEF's ``log1pf_u10``, ``Vectorized<float>::log1p`` (torch's ``log1p`` and
+    ``log_sigmoid`` kernels call it): ``logf``'s steps on ``1 + d`` written as
+    ``m * 2**e`` with ``m - 1`` taken exactly from ``d``, so that small ``d`` keep their digits;
+    :func:`logf` beyond 1e38.
+
+    >>> log1pf(np.float32([1.0, -1.0, 3e38]))
+    array([ 0.6931472,       -inf, 88.59685  ], dtype=float32)
     """
     d = np.asarray(d, np.float32)
     with np.errstate(all="ignore"):
@@ -329,7 +350,9 @@ def log1pf(d: np.ndarray) -> np.ndarray:
         s = _df_add(s, (x[0] * _TWO, x[1] * _TWO))
         s = _df_add(s, (x2 * x[0]) * t)
         r = s[0] + s[1]
-        r = np.where(d > _F(1e38), _F(np.inf), r)
+        beyond = d > _LOG1PF_BOUND  # SLEEF 3.8 on: logf's there (3.6 gave inf)
+        if np.count_nonzero(beyond):
+            r = np.where(beyond, logf(d), r)
         r = np.where((d < -1) | np.isnan(d), _F(np.nan), r)
         r = np.where(d == -1, _F(-np.inf), r)
         return np.where((d == 0) & np.signbit(d), _F(-0.0), r).astype(np.float32)

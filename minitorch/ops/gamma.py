@@ -20,8 +20,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
-
 from .. import _args, _libm, _mkl, _sleef
 from .. import _dtype as D
 from .._tensor import Tensor, check_inplace_allowed
@@ -83,13 +81,16 @@ def torch_lgamma(xp: Any, a: Any) -> Any:
     >>> float(torch_lgamma(np, np.array([3.0]))[0]), float(torch_lgamma(np, np.float32([1.5]))[0])
     (0.6931471805599453, -0.12078223377466202)
     """
-    if type(a) is np.ndarray and a.dtype == np.float16:
-        return torch_lgamma(xp, a.astype(np.float32)).astype(np.float16)
-    if type(a) is not np.ndarray or a.dtype != np.float32:
-        return _mkl.vector_maths_or("lgamma", lgamma_array, xp, a)
+    if a.dtype == getattr(xp, "float16", None):
+        return xp.astype(torch_lgamma(xp, xp.astype(a, xp.float32)), a.dtype)
+    return _sleef.float32_or(lambda v: _lgammaf(xp, v), lambda xp, v: _mkl.vector_maths_or(
+        "lgamma", lgamma_array, xp, v), xp, a)
+
+
+def _lgammaf(xp: Any, a: Any) -> Any:
     out = lgamma_array(xp, a)
     near = ~(a >= 3)
-    if np.count_nonzero(near):
+    if bool(xp.any(near)):
         out[near] = _sleef.lgammaf(a[near])
     return out
 
@@ -160,27 +161,6 @@ _ZETA_TAIL = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791
               -4.5979787224074726105e15, 1.8152105401943546773e17, -7.1661652561756670113e18)
 
 
-def _c_pow(xp: Any, a: Any, s: float) -> Any:
-    """``a ** -s`` as the C library's ``pow`` gives it (nearly correctly rounded): on numpy,
-    in long double, rounded once (99.9% of ``pow``'s bits; numpy's own float64 power, SVML's
-    on AVX512 machines, has 95%). An integral ``s`` (polygamma's) is powered by squaring:
-    ``powl`` is 10-100 times slower."""
-    if type(a) is not np.ndarray or np.finfo(np.longdouble).nmant <= 52:
-        return a ** -s
-    wide = a.astype(np.longdouble)
-    with np.errstate(all="ignore"):
-        if s != int(s) or not 0 < s < 2 ** 16:
-            return np.power(wide, np.longdouble(-s)).astype(a.dtype)
-        power, k = None, int(s)
-        while k:
-            if k & 1:
-                power = wide if power is None else power * wide
-            k >>= 1
-            if k:
-                wide = wide * wide
-        return (1 / power).astype(a.dtype)
-
-
 def zeta_array(xp: Any, s: float, q: Any, single: bool = False) -> Any:
     """The Hurwitz zeta ``ζ(s, q) = Σ (q+k)^-s`` for ``s > 1`` in float64, by Cephes' steps
     (torch's): terms added until they no longer count, at least to ``q + 9``, then the
@@ -197,7 +177,7 @@ def zeta_array(xp: Any, s: float, q: Any, single: bool = False) -> Any:
         raise NotImplementedError(
             f"minitorch's polygamma(n >= 2, x) adds the terms from x up to 9 one by one, as "
             f"torch does, and takes no x below {_FARTHEST:g} (as many steps)")
-    total, a, b = _c_pow(xp, q, s), q, xp.zeros_like(q)
+    total, a, b = _libm.pow_of(xp, q, -s), q, xp.zeros_like(q)
     if single:
         total = xp.astype(xp.astype(total, xp.float32), q.dtype)
     done, count = xp.zeros(q.shape, dtype=xp.bool), 0
@@ -206,7 +186,7 @@ def zeta_array(xp: Any, s: float, q: Any, single: bool = False) -> Any:
         if not bool(xp.any(going)):
             break
         a = xp.where(going, a + 1, a)
-        b = xp.where(going, _c_pow(xp, a, s), b)
+        b = xp.where(going, _libm.pow_of(xp, a, -s), b)
         total = xp.where(going, total + b, total)
         done = done | (going & (-_MACHEP * total < b) & (b < _MACHEP * total))
         count += 1

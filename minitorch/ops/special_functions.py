@@ -17,8 +17,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
-
 from .. import _args, _libm, _mkl
 from .._dtype import get_default_dtype
 from .._tensor import Tensor
@@ -160,30 +158,18 @@ _I1_FLOAT_TERMS = (17, 7)
 
 def _chebyshev(xp: Any, y: Any, coefficients: tuple) -> Any:
     """Cephes' ``chbevl``: the Chebyshev series of ``coefficients`` at ``y / 2``. The compiler
-    of torch's AVX2 kernels fuses each step's ``y * b1 - b2`` into one ``fma``: so does this
-    for a float32 numpy ``y``. float64 keeps two roundings (85% of torch's bits; an exact
-    fma by Dekker's product has them all, but makes i0e 6 to 16 times slower)."""
-    if type(y) is np.ndarray and y.dtype == np.float32:
-        return _chebyshev_fused(y, coefficients)
+    of torch's AVX2 kernels fuses each step's ``y * b1 - b2`` into one ``fma``: so does
+    :func:`~minitorch._libm.chbevl_fused` for a float32 numpy ``y``. float64 keeps two
+    roundings (85% of torch's bits; an exact fma by Dekker's product has them all, but
+    makes i0e 6 to 16 times slower)."""
+    fused = _libm.chbevl_fused(y, coefficients)
+    if fused is not None:
+        return fused
     b0, b1, b2 = xp.full_like(y, coefficients[0]), xp.zeros_like(y), xp.zeros_like(y)
     for c in coefficients[1:]:
         b2, b1 = b1, b0
         b0 = y * b1 - b2 + c
     return 0.5 * (b0 - b2)
-
-
-def _chebyshev_fused(y: np.ndarray, coefficients: tuple) -> np.ndarray:
-    """:func:`_chebyshev` of float32 ``y`` with ``fmaf(y, b1, -b2)``: the float32 values are
-    carried in float64, where ``y * b1`` is exact and ``- b2`` rounds at most once (a second
-    rounding to float32 errs only on an exact tie, about once in 2**29)."""
-    wide = y.astype(np.float64)
-    b0, b1 = np.full_like(wide, float(np.float32(coefficients[0]))), np.zeros_like(wide)
-    b2 = b1
-    for c in coefficients[1:]:
-        b2, b1 = b1, b0
-        fused = (wide * b1 - b2).astype(np.float32)
-        b0 = (fused + np.float32(c)).astype(np.float64)
-    return np.float32(0.5) * (b0.astype(np.float32) - b2.astype(np.float32))
 
 
 def bessel_array(xp: Any, a: Any, order: int) -> Any:
