@@ -290,7 +290,8 @@ def _logit_array(xp: Any, x: Any, eps: float | None) -> Any:
         low = xp.asarray(eps, dtype=x.dtype)
         high = 1 - low  # in the dtype, as torch's kernel
         x = xp.where(x < low, low, xp.where(x > high, high, x))
-    return cpu_math(xp.log, x / (1 - x))
+    # (a 0-d array's arithmetic gives a numpy scalar: asarray keeps it on MKL's log)
+    return cpu_math(xp.log, xp.asarray(x / (1 - x)))
 
 
 class NanToNum(_ParametrizedUnary):
