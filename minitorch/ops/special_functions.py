@@ -159,9 +159,9 @@ _I1_FLOAT_TERMS = (17, 7)
 def _chebyshev(xp: Any, y: Any, coefficients: tuple) -> Any:
     """Cephes' ``chbevl``: the Chebyshev series of ``coefficients`` at ``y / 2``. The compiler
     of torch's AVX2 kernels fuses each step's ``y * b1 - b2`` into one ``fma``: so does
-    :func:`~minitorch._libm.chbevl_fused` for a float32 numpy ``y``. float64 keeps two
-    roundings (85% of torch's bits; an exact fma by Dekker's product has them all, but
-    makes i0e 6 to 16 times slower)."""
+    :func:`~minitorch._libm.chbevl_fused` for a float32 numpy ``y`` and a float64 one of up
+    to 64 values. Longer float64 keeps two roundings (85% of torch's bits; an exact fma by
+    Dekker's product has them all, but makes i0e 6 to 16 times slower)."""
     fused = _libm.chbevl_fused(y, coefficients)
     if fused is not None:
         return fused
