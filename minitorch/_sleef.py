@@ -41,15 +41,11 @@ array([0.       , 1.1752012], dtype=float32)
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import numpy as np
 
 from ._libm import dekker_split, fma_split, fmaf
 
-__all__ = ["atanhf", "coshf", "expd", "expf", "float32_or", "lgammaf", "log1pf",
-           "log1pf_of_subnormals", "logf", "powf", "sinhf"]
+__all__ = ["atanhf", "coshf", "expd", "expf", "lgammaf", "log1pf", "logf", "powf", "sinhf"]
 
 _F = np.float32
 _ONE, _TWO, _HALF = _F(1), _F(2), _F(0.5)
@@ -62,19 +58,6 @@ _LOG2_E = _F(1.44269504088896340735992468100189213742664595415298593413544940693
 
 _NAN = np.array(0xFFFFFFFF, dtype=np.uint32).view(np.float32)  # SLEEF's NaN: all bits set
 _SIGN = np.uint32(0x80000000)
-
-
-def float32_or(function: Callable[[np.ndarray], np.ndarray],
-               fallback: Callable[[Any, Any], Any], xp: Any, a: Any) -> Any:
-    """``function(a)`` (one of SLEEF's float32 functions here) for a float32 numpy array,
-    else ``fallback(xp, a)``: the callers' one door to these host-only functions.
-
-    >>> float32_or(log1pf, lambda xp, a: xp.log1p(a), np, np.float32([1e-45]))
-    array([0.], dtype=float32)
-    """
-    if type(a) is np.ndarray and a.dtype == np.float32:
-        return function(a)
-    return fallback(xp, a)
 
 
 def _poly(x: np.ndarray, coefficients: tuple[float, ...]) -> np.ndarray:
@@ -356,21 +339,6 @@ def log1pf(d: np.ndarray) -> np.ndarray:
         r = np.where((d < -1) | np.isnan(d), _F(np.nan), r)
         r = np.where(d == -1, _F(-np.inf), r)
         return np.where((d == 0) & np.signbit(d), _F(-0.0), r).astype(np.float32)
-
-
-def log1pf_of_subnormals(d: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """``out`` (another float32 ``log1p`` of ``d``) with :func:`log1pf`'s values where ``d`` is
-    subnormal, which SLEEF's steps flush (``log1p(1e-45)`` is 0): the rest of ``log1pf``'s
-    bits are the float64 log1p rounded in 99.7% of floats, at a hundredth of its cost.
-
-    >>> log1pf_of_subnormals(np.float32([1e-45, 1.0]), np.float32([1e-45, 0.6931472]))
-    array([0.       , 0.6931472], dtype=float32)
-    """
-    tiny = (d != 0) & (np.abs(d) < np.finfo(np.float32).tiny)
-    if np.count_nonzero(tiny):
-        out = np.array(out)
-        out[tiny] = log1pf(d[tiny])
-    return out
 
 
 def powf(x: np.ndarray, y: np.ndarray | np.float32) -> np.ndarray:
