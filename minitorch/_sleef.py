@@ -45,7 +45,7 @@ import numpy as np
 
 from ._libm import dekker_split, fma_split, fmaf
 
-__all__ = ["atanhf", "coshf", "expd", "expf", "log1pf", "logf", "powf", "sinhf"]
+__all__ = ["atanhf", "coshf", "expd", "expf", "lgammaf", "log1pf", "logf", "powf", "sinhf"]
 
 _F = np.float32
 _ONE, _TWO, _HALF = _F(1), _F(2), _F(0.5)
@@ -308,13 +308,17 @@ def logf(d: np.ndarray) -> np.ndarray:
         return np.where(d == 0, _F(-np.inf), r).astype(np.float32)
 
 
-def log1pf(d: np.ndarray) -> np.ndarray:
-    """SLEEF's ``log1pf_u10``, ``Vectorized<float>::log1p`` (torch's ``log_sigmoid`` kernel
-    calls it; ``torch.log1p`` itself is MKL's): ``logf``'s steps on ``1 + d`` written as
-    ``m * 2**e`` with ``m - 1`` taken exactly from ``d``, so that small ``d`` keep their digits.
+_LOG1PF_BOUND = _F(1e38)
 
-    >>> log1pf(np.float32([1e-10, 1.0, -1.0]))
-    array([1.000000e-10, 6.931472e-01,         -inf], dtype=float32)
+
+def log1pf(d: np.ndarray) -> np.ndarray:
+    """SLEEF's ``log1pf_u10``, ``Vectorized<float>::log1p`` (torch's ``log1p`` and
+    ``log_sigmoid`` kernels call it): ``logf``'s steps on ``1 + d`` written as
+    ``m * 2**e`` with ``m - 1`` taken exactly from ``d``, so that small ``d`` keep their digits;
+    :func:`logf` beyond 1e38.
+
+    >>> log1pf(np.float32([1.0, -1.0, 3e38]))
+    array([ 0.6931472,       -inf, 88.59685  ], dtype=float32)
     """
     d = np.asarray(d, np.float32)
     with np.errstate(all="ignore"):
@@ -329,7 +333,9 @@ def log1pf(d: np.ndarray) -> np.ndarray:
         s = _df_add(s, (x[0] * _TWO, x[1] * _TWO))
         s = _df_add(s, (x2 * x[0]) * t)
         r = s[0] + s[1]
-        r = np.where(d > _F(1e38), _F(np.inf), r)
+        beyond = d > _LOG1PF_BOUND  # SLEEF 3.8 on: logf's there (3.6 gave inf)
+        if np.count_nonzero(beyond):
+            r = np.where(beyond, logf(d), r)
         r = np.where((d < -1) | np.isnan(d), _F(np.nan), r)
         r = np.where(d == -1, _F(-np.inf), r)
         return np.where((d == 0) & np.signbit(d), _F(-0.0), r).astype(np.float32)
@@ -468,3 +474,137 @@ def expd(d: np.ndarray) -> np.ndarray:
         out = u_poly * np.ldexp(1.0, half) * np.ldexp(1.0, q - half)
         out = np.where(d > 709.78271114955742909217217426, np.inf, out)
         return np.where(d < -1000, 0.0, out)
+
+
+# ---- lgamma: SLEEF's gammafk, a double-float log Γ in three ranges ----
+
+def _df_product(x: np.ndarray, y: np.ndarray) -> DF:
+    """``x * y`` exactly, of two floats (``dfmul_vf2_vf_vf``)."""
+    p = x * y
+    return p, fmaf(x, y, -p)
+
+
+def _df_const(value: float, shape: tuple) -> DF:
+    """A double constant as a double-float (``vcast_vf2_d``)."""
+    high = _F(value)
+    return np.full(shape, high), np.full(shape, _F(value - float(high)))
+
+
+def _pick(mask: np.ndarray, x: DF, y: DF) -> DF:
+    return np.where(mask, x[0], y[0]), np.where(mask, x[1], y[1])
+
+
+def _negate_where(mask: np.ndarray, x: DF) -> DF:
+    flip = np.where(mask, _SIGN, np.uint32(0))
+    return (x[0].view(np.uint32) ^ flip).view(np.float32), (x[1].view(np.uint32) ^ flip).view(
+        np.float32)
+
+
+def _truncate(x: np.ndarray) -> np.ndarray:
+    """float32 to int32 by truncation, as x86's ``cvttps2dq``: INT_MIN beyond int32."""
+    inside = np.abs(x) < _F(2147483648.0)
+    return np.where(inside, np.trunc(np.where(inside, x, _F(0))), -2147483648).astype(np.int32)
+
+
+_SINPI_POLY = ((-0.2430611801e-7, 0.3590577080e-5, -0.3259917721e-3),
+               (0.3093842054e-6, -0.3657307388e-4, 0.2490393585e-2))
+_SINPI_DF = (((0.015854343771934509277, 4.4940051354032242811e-10),
+              (-0.30842512845993041992, -9.0728339030733922277e-09)),
+             ((-0.080745510756969451904, -1.3373665339076936258e-09),
+              (0.78539818525314331055, -2.1857338617566484855e-08)))
+
+
+def _sinpifk(d: np.ndarray) -> DF:
+    """``sin(πd)`` as a double-float (SLEEF's ``sinpifk``): d reduced by quarter turns, then
+    the cosine (an odd quarter) or sine polynomial."""
+    u = d * _F(4)
+    q = _truncate(u)
+    q = (q + (q >= 0)) & ~1
+    cosine = (q & 2) == 2
+    s = u - q.astype(np.float32)
+    t = s
+    s = s * s
+    s2 = _df_product(t, t)
+    c = [np.where(cosine, _F(a), _F(b)) for a, b in zip(*_SINPI_POLY)]
+    u = fmaf(fmaf(c[0], s, c[1]), s, c[2])
+    pairs = [(np.where(cosine, _F(a[0]), _F(b[0])), np.where(cosine, _F(a[1]), _F(b[1])))
+             for a, b in zip(*_SINPI_DF)]
+    x = _df_add2(pairs[0], u * s)
+    x = _df_add2(_df_mul(s2, x), pairs[1])
+    x = _df_mul(x, _pick(cosine, s2, (t, np.zeros_like(t))))
+    x = _pick(cosine, _df_add2(x, _ONE), x)
+    return _negate_where((q & 4) == 4, x)
+
+
+# gammafk's polynomial in t, per range: x >= 2.3 (Stirling's tail), [0.5, 1.2], the rest
+_GAMMA_POLY = (
+    (0.000839498720672087279971000786, -5.17179090826059219329394422e-05,
+     -0.000592166437353693882857342347, 6.97281375836585777403743539e-05,
+     0.000784039221720066627493314301, -0.000229472093621399176949318732,
+     -0.002681327160493827160473958490, 0.003472222222222222222175164840,
+     0.083333333333333333335592087900),
+    (0.9435157776e+0, 0.8670063615e+0, 0.4826702476e+0, -0.8855129778e-1, 0.1013825238e+0,
+     -0.1493408978e+0, 0.1697509140e+0, -0.2072454542e+0, 0.2705872357e+0),
+    (0.1102489550e-3, 0.8160019934e-4, 0.1528468856e-3, -0.2355068718e-3, 0.4962242092e-3,
+     -0.1193488017e-2, 0.2891599433e-2, -0.7385451812e-2, 0.2058077045e-1))
+_GAMMA_TAIL = ((-0.400686534596170958447352690395, 0.822466960142643054450325495997,
+                -0.577215665946766039837398973297),
+               (-0.673523028297382446749257758235e-1, 0.322467033928981157743538726901,
+                0.422784335087484338986941629852))
+
+
+def _gammafk(a: np.ndarray) -> tuple[DF, DF]:
+    """SLEEF's ``gammafk``: ``Γ(a) = exp(first) * second``, both double-floats."""
+    shape, zero = a.shape, np.zeros_like(a)
+    one = (np.ones_like(a), zero)
+    tiny, reflect = np.abs(a) < _F(1e-30), a < _F(0.5)
+    x = _pick(tiny, (zero, zero), _pick(reflect, _df_two_sum(_ONE, -a), (a, zero)))
+    near = (_F(0.5) <= x[0]) & (x[0] <= _F(1.2))
+    far = _F(2.3) <= x[0]
+    y = _df_normalize(_df_mul(_df_add2(x, _ONE), x))
+    y = _df_normalize(_df_mul(_df_add2(x, _TWO), y))
+    shifted = far & (x[0] <= _F(7))
+    clln = _pick(shifted, y, one)
+    x = _pick(shifted, _df_add2(x, _F(3)), x)
+    t = np.where(far, _ONE / x[0],
+                 _df_normalize(_df_add2(x, np.where(near, _F(-1), _F(-2))))[0])
+    coefficients = [np.where(far, _F(c0), np.where(near, _F(c1), _F(c2)))
+                    for c0, c1, c2 in zip(*_GAMMA_POLY)]
+    u = coefficients[0]
+    for c in coefficients[1:]:
+        u = fmaf(u, t, c)
+    y = _df_mul(_df_add2(x, _F(-0.5)), _logk2f(x))
+    y = _df_add2(y, (-x[0], -x[1]))
+    y = _df_add2(y, _df_const(0.91893853320467278056, shape))  # log(2π) / 2
+    z = _df_add2(_df_product(u, t), np.where(near, _F(_GAMMA_TAIL[0][0]), _F(_GAMMA_TAIL[1][0])))
+    for k in (1, 2):
+        z = _df_add2(_df_mul(z, t), np.where(near, _F(_GAMMA_TAIL[0][k]), _F(_GAMMA_TAIL[1][k])))
+    z = _df_mul(z, t)
+    clc = _pick(far, y, z)
+    clld = _pick(far, _df_add2(_df_product(u, t), _ONE), one)
+    y = clln
+    clc = _pick(tiny, _df_const(41.58883083359671856503, shape),  # log(2**60)
+                _pick(reflect, _df_add2(_df_const(1.1447298858494001639, shape),  # log(π)
+                                        (-clc[0], -clc[1])), clc))
+    clln = _pick(tiny, one, _pick(reflect, clln, clld))
+    t = a - _F(4096) * _truncate(a * _F(1.0 / 4096)).astype(np.float32)
+    x = _df_mul(clld, _sinpifk(t))
+    clld = _pick(tiny, (a * _F(2.0 ** 60), zero), _pick(reflect, x, y))
+    return clc, _df_div(clln, clld)
+
+
+def lgammaf(a: np.ndarray) -> np.ndarray:
+    """SLEEF's ``lgammaf_u1`` (``Sleef_lgammaf16_u10``), torch's vectorised float32
+    ``lgamma``: ``first + log|second|`` of :func:`_gammafk`, rounded once; infinite at the
+    poles and at ±inf.
+
+    >>> lgammaf(np.float32([1.0, 0.5, 0.0, -1.0]))
+    array([0.       , 0.5723649,       inf,       inf], dtype=float32)
+    """
+    a = np.asarray(a, np.float32)
+    with np.errstate(all="ignore"):
+        first, second = _gammafk(a)
+        y = _df_add2(first, _logk2f(_negate_where(second[0] < 0, second)))
+        r = y[0] + y[1]
+        pole = np.isinf(a) | ((a <= 0) & (a == np.trunc(a))) | (~np.isnan(a) & np.isnan(r))
+        return np.where(pole, _F(np.inf), r).astype(np.float32)

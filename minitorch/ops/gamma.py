@@ -20,15 +20,16 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import _args
+from .. import _args, _libm, _mkl
 from .. import _dtype as D
 from .._tensor import Tensor, check_inplace_allowed
 from ..backend import cpu_math, half_via_float
 from ._base import example, public_unary, wrap
+from ._cascade_sum import torch_sum
 from .pointwise import _ParametrizedUnary, _unary
 
 __all__ = ["METHODS", "Digamma", "Lgamma", "Mvlgamma", "Polygamma", "PolygammaInPlace",
-           "digamma", "lgamma", "mvlgamma", "polygamma"]
+           "digamma", "lgamma", "mvlgamma", "polygamma", "torch_lgamma"]
 
 _LANCZOS_G = 7.0
 _LANCZOS = (0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
@@ -64,6 +65,21 @@ def lgamma_array(xp: Any, a: Any) -> Any:
     out = xp.where((x == 1) | (x == 2), xp.zeros_like(x), out)  # Γ is exactly 1 there
     out = xp.where(xp.isinf(x), xp.abs(x), out)
     return xp.astype(out, a.dtype)
+
+
+def torch_lgamma(xp: Any, a: Any) -> Any:
+    """lgamma as torch's CPU kernel gives it: SLEEF's vector ``lgamma``. float64 is MKL's
+    ``vdLGamma`` where MKL is installed (torch's bits for 99.5% of doubles, against 30% for
+    Lanczos' series); float32 is the series in float64, rounded (98%: SLEEF's own steps,
+    :func:`~minitorch._sleef.lgammaf`, have every bit but cost 10 to 150 times as much).
+
+    >>> import numpy as np
+    >>> float(torch_lgamma(np, np.array([3.0]))[0]), float(torch_lgamma(np, np.float32([1.5]))[0])
+    (0.6931471805599453, -0.12078224122524261)
+    """
+    if a.dtype == getattr(xp, "float16", None) or a.dtype == xp.float32:
+        return lgamma_array(xp, a)
+    return _mkl.vector_maths_or("lgamma", lgamma_array, xp, a)
 
 
 _PSI_10 = 2.25175258906672110764
@@ -132,10 +148,11 @@ _ZETA_TAIL = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791
               -4.5979787224074726105e15, 1.8152105401943546773e17, -7.1661652561756670113e18)
 
 
-def zeta_array(xp: Any, s: float, q: Any) -> Any:
+def zeta_array(xp: Any, s: float, q: Any, single: bool = False) -> Any:
     """The Hurwitz zeta ``ζ(s, q) = Σ (q+k)^-s`` for ``s > 1`` in float64, by Cephes' steps
     (torch's): terms added until they no longer count, at least to ``q + 9``, then the
-    Euler-Maclaurin tail.
+    Euler-Maclaurin tail. Each power is the C library's ``pow``; for float32 (``single``)
+    the first, ``q ** -s``, is its ``powf``, as torch's kernel calls ``pow`` on two floats.
 
     >>> import numpy as np
     >>> round(float(zeta_array(np, 2.0, np.array(1.0))), 12)  # π²/6
@@ -147,14 +164,16 @@ def zeta_array(xp: Any, s: float, q: Any) -> Any:
         raise NotImplementedError(
             f"minitorch's polygamma(n >= 2, x) adds the terms from x up to 9 one by one, as "
             f"torch does, and takes no x below {_FARTHEST:g} (as many steps)")
-    total, a, b = q ** -s, q, xp.zeros_like(q)
+    total, a, b = _libm.pow_of(xp, q, -s), q, xp.zeros_like(q)
+    if single:
+        total = xp.astype(xp.astype(total, xp.float32), q.dtype)
     done, count = xp.zeros(q.shape, dtype=xp.bool), 0
     while True:
         going = ~done & ((count < 9) | (a <= 9.0))
         if not bool(xp.any(going)):
             break
         a = xp.where(going, a + 1, a)
-        b = xp.where(going, a ** -s, b)
+        b = xp.where(going, _libm.pow_of(xp, a, -s), b)
         total = xp.where(going, total + b, total)
         done = done | (going & (-_MACHEP * total < b) & (b < _MACHEP * total))
         count += 1
@@ -181,14 +200,24 @@ def polygamma_array(xp: Any, n: int, a: Any) -> Any:
     ``(-1)ⁿ⁺¹ n! ζ(n+1, a)`` in the dtype, ζ summed in float64 (float32 for float16)."""
     if n < 2:
         return half_via_float(digamma_array if n == 0 else trigamma_array, xp, a)
-    log_factorial = math.lgamma(n + 1)  # n! overflows a double past 170: ±inf, as torch's
-    factorial = xp.asarray((1 if n % 2 else -1) * (
-        math.exp(log_factorial) if log_factorial < 709 else math.inf), dtype=a.dtype)
+    factorial = xp.asarray((1 if n % 2 else -1) * _factorial(n, a.dtype == xp.float32),
+                           dtype=a.dtype)
     wide = xp.float32 if a.dtype == getattr(xp, "float16", None) else xp.float64
-    return factorial * xp.astype(zeta_array(xp, n + 1.0, xp.astype(a, wide)), a.dtype)
+    zeta = zeta_array(xp, n + 1.0, xp.astype(a, wide), single=a.dtype == xp.float32)
+    return factorial * xp.astype(zeta, a.dtype)
 
 
-Lgamma = _unary("Lgamma", "lgamma", lgamma_array, lambda g, x: g * Digamma.apply(x), "self")
+def _factorial(n: int, single: bool) -> float:
+    """``n!`` as torch's polygamma kernel takes it, ``exp(lgamma(n + 1))`` by the C library
+    (its float32 ``expf(lgammaf(...))`` for a float32 ``single``): not exact past 2, and
+    ±inf past 170 (34 in float32)."""
+    suffix = "f" if single else ""
+    lgamma, exp = _libm.scalar("lgamma" + suffix, single=single), _libm.scalar(
+        "exp" + suffix, single=single)
+    return exp(lgamma(n + 1.0))
+
+
+Lgamma = _unary("Lgamma", "lgamma", torch_lgamma, lambda g, x: g * Digamma.apply(x), "self")
 Digamma = _unary("Digamma", "digamma", digamma_array,
                  lambda g, x: g * Polygamma.apply(x, n=1), "self")
 
@@ -239,8 +268,8 @@ def _halves(x: Tensor, p: int) -> Tensor:
 def _mvlgamma_array(xp: Any, x: Any, p: int) -> Any:
     """torch's composition, each step in ``x``'s dtype (float16 summed in float32)."""
     halves = xp.astype(xp.asarray([(i + 1 - p) / 2 for i in range(p)]), x.dtype)
-    terms = lgamma_array(xp, x[..., None] + halves)
-    total = xp.astype(xp.sum(half_via_float(lambda _, t: t, xp, terms), axis=-1), x.dtype)
+    terms = torch_lgamma(xp, x[..., None] + halves)
+    total = torch_sum(xp, terms, (terms.ndim - 1,))  # float16 in float32, as torch's sum
     constant = xp.asarray(p * (p - 1) * math.log(math.pi) * 0.25, dtype=x.dtype)
     return half_via_float(lambda _, t, c: t + c, xp, total, constant)
 

@@ -371,22 +371,47 @@ def _airy_series(xp: Any, x: Any) -> Any:
     return _AI0 * f - _AI1 * g
 
 
+# Cephes' rational fits of Ai's modulus and phase corrections in 1/ζ², as torch's kernel takes
+# them: its denominators lack Cephes' leading 1 (p1evl read as polevl), which leaves Ai
+# below -2.09 about 1e-5 off in relative terms; torch's values are these
+_AFN = (-1.31696323418331795333e-01, -6.26456544431912369773e-01,
+        -6.93158036036933542233e-01, -2.79779981545119124951e-01,
+        -4.91900132609500318020e-02, -4.06265923594885404393e-03,
+        -1.59276496239262096340e-04, -2.77649108155232920844e-06,
+        -1.67787698489114633780e-08)
+_AFD = (1.33560420706553243746e+01, 3.26825032795224613948e+01, 2.67367040941499554804e+01,
+        9.18707402907259625840e+00, 1.47529146771666414581e+00, 1.15687173795188044134e-01,
+        4.40291641615211203805e-03, 7.54720348287414296618e-05, 4.51850092970580378464e-07)
+_AGN = (1.97339932091685679179e-02, 3.91103029615688277255e-01, 1.06579897599595591108e+00,
+        9.39169229816650230044e-01, 3.51465656105547619242e-01, 6.33888919628925490927e-02,
+        5.85804113048388458567e-03, 2.82851600836737019778e-04, 6.98793669997260967291e-06,
+        8.11789239554389293311e-08, 3.41551784765923618484e-10)
+_AGD = (9.30892908077441974853e+00, 1.98352928718312140417e+01, 1.55646628932864612953e+01,
+        5.47686069422975497931e+00, 9.54293611618961883998e-01, 8.64580826352392193095e-02,
+        4.12656523824222607191e-03, 1.01259085116509135510e-04, 1.17166733214413521882e-06,
+        4.91834570062930015649e-09)
+
+
+def _horner(x: Any, coefficients: tuple) -> Any:
+    total = x * 0 + coefficients[0]
+    for c in coefficients[1:]:
+        total = total * x + c
+    return total
+
+
 def _airy_oscillating(xp: Any, x: Any, narrow: Any) -> Any:
-    """``Ai(-x)`` for large x, by its asymptotic expansion in ``ζ = 2/3 x^{3/2}``; its
-    phase ``ζ + π/4`` rounded in the dtype of ``narrow`` (``x`` there) as Cephes' kernel
-    rounds it (where ``ζ`` is large, its float32 value is the phase torch's sine takes)."""
-    zeta = 2 / 3 * x * xp.sqrt(x)
-    u, p, q = xp.ones_like(x), xp.ones_like(x), xp.zeros_like(x)
-    for k in range(1, 30):
-        u = u * ((6 * k - 5) * (6 * k - 3) * (6 * k - 1)) / ((2 * k - 1) * 216 * k) / zeta
-        sign = -1 if (k // 2) % 2 else 1
-        if k % 2:
-            q = q + sign * u
-        else:
-            p = p + sign * u
+    """``Ai(-x)`` for x > 2.09 as torch's kernel (Cephes') takes it: ``ζ = 2/3 x^{3/2}``,
+    rational corrections in ``1/ζ²`` to the modulus and phase, and the phase ``ζ + π/4``
+    rounded in the dtype of ``narrow`` (``x`` there) as the kernel rounds it (where ``ζ`` is
+    large, its float32 value is the phase torch's sine takes)."""
+    z = 1 / (2 * x * xp.sqrt(x) / 3)
+    zz = z * z
+    modulus = 1 + zz * _horner(zz, _AFN) / _horner(zz, _AFD)
+    phase_shift = z * _horner(zz, _AGN) / _horner(zz, _AGD)
     root = xp.sqrt(narrow)
     phase = _wide(xp, 2 * narrow * root / 3 + math.pi / 4)
-    return (xp.sin(phase) * p - xp.cos(phase) * q) / (math.sqrt(math.pi) * xp.sqrt(xp.sqrt(x)))
+    return (1 / math.sqrt(math.pi)) / xp.sqrt(xp.sqrt(x)) * (
+        xp.sin(phase) * modulus - xp.cos(phase) * phase_shift)
 
 
 def airy_ai_array(xp: Any, a: Any) -> Any:
@@ -397,14 +422,14 @@ def airy_ai_array(xp: Any, a: Any) -> Any:
     [0.355028, 0.135292, 0.040241]
     """
     x = _wide(xp, a)
-    middle = (x >= -7) & (x <= 2)
+    middle = (x >= -2.09) & (x <= 2)
     series = _airy_series(xp, xp.where(middle, x, 0.0))
-    low = xp.where((x < -7) & ~xp.isinf(x), -x, 7.0)
+    low = xp.where((x < -2.09) & ~xp.isinf(x), -x, 7.0)
     oscillating = _airy_oscillating(xp, low, xp.astype(low, a.dtype))
     high = xp.where((x > 2) & ~xp.isinf(x), x, 2.0)
     zeta = 2 / 3 * high * xp.sqrt(high)
     decaying = xp.sqrt(high / 3) / math.pi * _k_scaled(xp, zeta, 1 / 3) * xp.exp(-zeta)
-    out = xp.where(middle, series, xp.where(x < -7, oscillating, decaying))
+    out = xp.where(middle, series, xp.where(x < -2.09, oscillating, decaying))
     out = xp.where(x > 103.892, xp.zeros_like(x), out)  # (Cephes' cut to 0)
     bad = xp.isinf(x) | xp.isnan(x)
     return _back(xp, xp.where(bad, xp.full_like(x, math.nan), out), a)

@@ -38,8 +38,7 @@ def torch_erf(xp: Any, a: Any) -> Any:
     >>> float(torch_erf(np, np.array([0.5], dtype=np.float32))[0])
     0.5204998850822449
     """
-    result = _mkl.vector_maths("erf", a)
-    return erf_array(xp, a) if result is None else result
+    return _mkl.vector_maths_or("erf", erf_array, xp, a)
 
 
 def _erf_small(xp: Any, x: Any) -> Any:
