@@ -229,24 +229,26 @@ def with_size_keyword(factory: Callable[..., Tensor]) -> Callable[..., Tensor]:
 
 
 def creation_options(factory: Callable[..., Tensor], *, layout: bool = True,
-                     pin_memory: bool = True, out: bool = True) -> Callable[..., Tensor]:
+                     pin_memory: bool = True, out: bool = True,
+                     pin_none: bool = True) -> Callable[..., Tensor]:
     """``factory`` taking torch's tensor options that minitorch answers one way, each where
     its flag says torch's signature has it: ``layout`` (``strided``, minitorch's only one),
     ``pin_memory`` (True refused once the factory's own checks pass: there is no pinned
-    memory without an accelerator; a meta tensor has none to pin) and ``out=``
-    (:func:`_created_into`).
+    memory without an accelerator; a meta tensor has none to pin; None refused unless
+    ``pin_none``, as torch's ``tensor`` refuses it) and ``out=`` (:func:`_created_into`).
 
     >>> creation_options(minitorch.zeros)(2, layout=minitorch.strided, pin_memory=False)
     tensor([0., 0.])
     """
     name = factory.__name__
-    options = {"layout": layout, "pin_memory": pin_memory, "out": out}
+    options = {"layout": layout, "out": out}
     first = next(iter(inspect.signature(factory).parameters.values()), None)
     sized = first is not None and first.kind is first.VAR_POSITIONAL  # zeros(*size)
     formats = "memory_format" in inspect.signature(factory).parameters
 
     @functools.wraps(factory)
     def made(*args: Any, **kwargs: Any) -> Tensor:
+        pinned = kwargs.pop("pin_memory", False) if pin_memory else False
         given = {k: kwargs.pop(k, None) for k, taken in options.items() if taken}
         kind = given.get("layout")
         if sized and "size" not in kwargs:  # the parser reads the positional sizes' types first
@@ -261,7 +263,7 @@ def creation_options(factory: Callable[..., Tensor], *, layout: bool = True,
             raise TypeError(f"{name}(): argument 'layout' must be torch.layout, not "
                             f"{_args.type_name(kind)}")
         _args.device_type(name, kwargs.get("device"))
-        if _args.flag(name, given.get("pin_memory"), "pin_memory", none=True) and \
+        if _args.flag(name, pinned, "pin_memory", none=pin_none) and \
                 factory(*args, **kwargs).device.type != "meta":
             raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; "
                                "no pinned memory allocator is available on this system.")
@@ -339,17 +341,24 @@ def empty_strided(size: Any, stride: Any, *, dtype: D.dtype | None = None, devic
 
 
 def new_empty_strided(self: Tensor, size: Any, stride: Any, *, dtype: D.dtype | None = None,
-                      device: Any = None, requires_grad: bool = False) -> Tensor:
-    """:func:`empty_strided` with this tensor's dtype and device unless given.
+                      device: Any = None, requires_grad: bool = False,
+                      **options: Any) -> Tensor:
+    """:func:`empty_strided` with this tensor's dtype and device unless given (and torch's
+    ``layout=`` and ``pin_memory=`` as ``empty_strided`` takes them).
 
     >>> minitorch.ones(1, dtype=minitorch.int32).new_empty_strided((2,), (2,)).stride()
     (2,)
     """
     for value, name, position in ((size, "size", 1), (stride, "stride", 2)):
         _args.int_tuple("new_empty_strided", value, name, position)
-    return empty_strided(size, stride, dtype=_args.dtype("new_empty_strided", dtype) or
-                         self.dtype, device=self.device if device is None else device,
-                         requires_grad=requires_grad)
+    dtype = _args.dtype("new_empty_strided", dtype) or self.dtype
+    try:
+        return creation_options(empty_strided, out=False)(
+            size, stride, dtype=dtype, device=self.device if device is None else device,
+            requires_grad=requires_grad, **options)
+    except TypeError as error:  # torch names the method in its argument errors
+        raise TypeError(str(error).replace("empty_strided()", "new_empty_strided()", 1)
+                        ) from None
 
 
 # ---- the default device ---------------------------------------------------------------------
@@ -557,6 +566,7 @@ def tensor_type(self: Tensor, dtype: Any = None, non_blocking: bool = False,
         if not found or prefix not in ("torch", "torch.cuda"):
             raise ValueError(f"invalid type: '{dtype}'")
         if prefix == "torch.cuda":  # a CUDA type names the device too
+            backend.cuda_library("initialize CUDA")
             return self.to("cuda", found[0].dtype)
         dtype = found[0]
     if isinstance(dtype, _LegacyType):

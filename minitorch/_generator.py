@@ -63,6 +63,8 @@ class Generator:
         self.device = backend.as_device(device) or backend.CPU
         if self.device.type == "meta":  # meta tensors draw nothing: torch has no generator
             raise RuntimeError("META device type not an accelerator.")
+        if self.device.type == "cuda":
+            backend.cuda_library("get CUDA generator")
         self._bits = np.random.MT19937()
         self.manual_seed(_DEFAULT_SEED)
 

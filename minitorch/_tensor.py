@@ -951,14 +951,16 @@ class Tensor(metaclass=_TensorType):
         """
         return self.to(backend.CPU)
 
-    def cuda(self, device: Any = None) -> Tensor:
+    def cuda(self, device: Any = None, non_blocking: bool = False,
+             memory_format: Any = None) -> Tensor:
         """This tensor on a CUDA GPU (needs CuPy; see ``minitorch.cuda.is_available()``).
 
         >>> x = minitorch.ones(1)
         >>> (x.cuda() if minitorch.cuda.is_available() else x).sum().item()
         1.0
         """
-        return self.to(_cuda_device(device))
+        kwargs = {} if memory_format is None else {"memory_format": memory_format}
+        return self.to(_cuda_device(device), non_blocking=non_blocking, **kwargs)
 
     def clone(self, *, memory_format: Any = None) -> Tensor:
         """A copy with its own memory (laid out as this one, or contiguous with
@@ -1207,10 +1209,20 @@ def _to_arguments(args: tuple, kwargs: dict) -> tuple[D.dtype | None, backend.de
 
 
 def _cuda_device(device: Any) -> Any:
-    """The target of ``cuda(device)``: the current GPU, a GPU number, or a device."""
+    """The target of ``cuda(device)``: the current GPU, a GPU number, or a CUDA device (torch
+    refuses another type, and a number where no GPU is)."""
     if device is None:
         return "cuda"
-    return backend.device("cuda", device) if isinstance(device, int) else device
+    if isinstance(device, bool) or not isinstance(device, (int, str, backend.device)):
+        raise TypeError("cuda(): argument 'device' (position 1) must be torch.device, not "
+                        f"{_args.type_name(device)}")
+    if isinstance(device, int):
+        if device >= 0 and not backend.cuda_device_count():
+            raise RuntimeError("Cannot access accelerator device when none is available.")
+        return backend.device("cuda", device)
+    if backend.device(device).type != "cuda":
+        raise RuntimeError("Invalid device, must be cuda device")
+    return device
 
 
 _REFUSAL_ADVICE = {
