@@ -837,12 +837,18 @@ _RANDOM_SIGNATURES = tuple(f"{first}*, torch.Generator generator = None"
                            for first in ("", "int from, int to, ", "int to, "))
 
 
-def random_(self: Tensor, *args: Any, generator: Any = None, **kwargs: Any) -> Tensor:
+def random_(self: Tensor, *args: Any, generator: Any = _NOT_GIVEN, **kwargs: Any) -> Tensor:
     """Fill with integers from ``[from, to)`` (``random_(to)`` starts at 0), in place.
 
     >>> minitorch.zeros(2).random_(1)
     tensor([0., 0.])
     """
+    keywords = kwargs if generator is _NOT_GIVEN else {**kwargs, "generator": generator}
+    generator = None if generator is _NOT_GIVEN else generator
+    # three arguments fit only (from, to, generator): torch's parser words that one's refusal
+    if refusal := _call_form.overload_refusal("random_", args, keywords, _RANDOM_SIGNATURES,
+                                              True):
+        raise TypeError(refusal)
     low, high = _random_bounds(args, kwargs, generator)
     overload = 0 if high is not _NOT_GIVEN else 1 if low is not _NOT_GIVEN else 2
     given = (low, high)[:2 - overload]
