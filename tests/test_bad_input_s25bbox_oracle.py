@@ -1,0 +1,116 @@
+"""Bad and edge input found by issue #21's black-box fuzzers (seeds 25550-25599): CUDA asked of
+a CPU-only build, ``cuda()``'s device argument, ``random_``'s keywords, ``pin_memory=`` of
+``new_empty_strided`` and ``tensor``, and pickling optimizers and modules. Each case is a
+small expression run on torch and on minitorch (``L``); its outcome, the value's repr or the
+exception's type and message, must be the same.
+"""
+
+from __future__ import annotations
+
+import io
+import pickle
+from typing import Any
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from oracle import raised_by
+
+import minitorch as mt
+
+no_gpu = pytest.mark.skipif(mt.cuda.is_available(), reason="torch's oracle is a CPU build")
+
+
+def outcome(expression: str, lib: Any) -> tuple[str, str]:
+    """What ``expression`` gives with ``L`` as ``lib``: its repr, or its error's type and
+    message."""
+    scope = {"L": lib, "x": lib.ones(2), "m": lib.nn.Linear(1, 1), "g": lib.Generator(),
+             "io": io}
+    error = raised_by(lambda L: scope.__setitem__("R", eval(expression, scope)), lib)
+    if error is not None:
+        return type(error).__name__, str(error)
+    result = scope["R"]
+    return "ok", repr(result) if isinstance(result, (lib.Tensor, tuple, int, str)) else ""
+
+
+def assert_outcome_as_torch(expression: str) -> None:
+    assert outcome(expression, mt) == outcome(expression, torch)
+
+
+@no_gpu
+@pytest.mark.parametrize("expression", [
+    "L.zeros(2, device='cuda')", "x.cuda()", "x.to('cuda:1')", "L.tensor([1.], device='cuda')",
+    "x.type('torch.cuda.FloatTensor')", "x.type('torch.cuda.LongTensor')",
+    "m.type('torch.cuda.DoubleTensor')", "L.Generator(device='cuda')", "L.Generator('cuda:1')",
+    "x.cuda(0)", "x.cuda(1)", "m.cuda(0)", "x.cuda(device=0)", "x.cuda('cuda')",
+    "x.cuda(L.device('cuda', 0))", "x.cuda(non_blocking=True)",
+    "x.cuda(0, memory_format=L.contiguous_format)", "L.nn.Linear(2, 2).to('cuda')"])
+def test_cuda_on_a_cpu_build_is_refused_as_torch(expression: str) -> None:
+    """Without CUDA (no CuPy), torch's CPU build's words: an AssertionError for a CUDA device,
+    its ATen_cuda RuntimeError for a CUDA type or generator, and its accelerator RuntimeError
+    for a GPU number."""
+    assert_outcome_as_torch(expression)
+
+
+@pytest.mark.parametrize("expression", [
+    "x.cuda('cpu')", "x.cuda(L.device('cpu'))", "x.cuda('meta')", "m.cuda('cpu')",
+    "x.cuda(1.5)", "x.cuda(True)", "m.cuda(True)", "m.cuda(1.5)", "x.cuda(-1)",
+    "x.cuda('xyz')"])
+def test_cuda_refuses_a_device_that_is_not_cuda(expression: str) -> None:
+    """``cuda()`` takes a CUDA device only: another type is torch's RuntimeError (minitorch
+    moved the tensor there), a float or bool its parser's TypeError."""
+    assert_outcome_as_torch(expression)
+
+
+@pytest.mark.parametrize("expression", [
+    "x.random_(from_=0, to=None, generator=g)", "x.random_(from_=1, to=5, generator=None)",
+    "x.random_(from_=1, to=2, foo=3)", "x.random_(from_=0, to=None)",
+    "x.random_(to=None, generator=g)", "x.random_(from_=0, generator=g)",
+    "x.random_(1, generator=1)", "x.random_(1, 2, 3)", "x.random_(0, 5, g)",
+    "x.random_(0, to=None).shape", "x.random_(to=5).shape", "x.random_(generator=None).shape"])
+def test_random_keywords_are_refused_as_torch(expression: str) -> None:
+    """Three arguments fit only ``random_(from, to, *, generator)``: torch's parser words that
+    one's refusal ("missing 2 required positional argument"), not the overloads' list."""
+    assert_outcome_as_torch(expression)
+
+
+@given(pin=st.sampled_from([True, False, None, 1]),
+       call=st.sampled_from(["x.new_empty_strided((2, 3), (3, 1), pin_memory=P).stride()",
+                             "x.new_empty_strided((2,), (1,), layout=L.strided, "
+                             "pin_memory=P).shape",
+                             "L.tensor([1.], pin_memory=P)", "L.zeros(2, pin_memory=P)",
+                             "x.new_zeros(2, pin_memory=P)"]))
+@settings(max_examples=25, deadline=None, derandomize=True, database=None)
+def test_pin_memory_is_read_as_torch(pin: Any, call: str) -> None:
+    """``new_empty_strided`` takes torch's ``layout=`` and ``pin_memory=``; ``tensor`` refuses a
+    None ``pin_memory`` (its flag is not optional), the other factories take it."""
+    assert_outcome_as_torch(call.replace("P", repr(pin)))
+
+
+@pytest.mark.parametrize("make", ["L.nn.Linear(2, 2)", "L.nn.Sequential(L.nn.ReLU())",
+                                  "L.optim.SGD([L.zeros(1, requires_grad=True)], lr=0.1)"])
+def test_weights_only_load_names_the_global_as_torch(make: str) -> None:
+    """The weights-only refusal names a module class by torch's path
+    (``torch.nn.modules.linear.Linear``), an optimizer by ``torch.optim``'s."""
+    def program(lib: Any) -> None:
+        buffer = io.BytesIO()
+        lib.save(eval(make, {"L": lib}), buffer)
+        buffer.seek(0)
+        lib.load(buffer)
+
+    got, want = raised_by(program, mt), raised_by(program, torch)
+    assert (type(got).__name__, str(got)) == (type(want).__name__, str(want))
+
+
+@pytest.mark.parametrize("lib", [mt, torch], ids=["minitorch", "torch"])
+def test_a_scheduled_optimizer_pickles_as_torch(lib: Any) -> None:
+    """An optimizer pickles its settings, state and groups only (torch's ``__getstate__``):
+    a scheduler's wrapper of its ``step`` is left out, so a scheduler saves."""
+    p = lib.zeros(1, requires_grad=True)
+    opt = lib.optim.SGD([p], lr=0.1)
+    scheduler = lib.optim.lr_scheduler.StepLR(opt, 1)
+    loaded = pickle.loads(pickle.dumps(scheduler))
+    assert loaded.optimizer.param_groups[0]["lr"] == 0.1
+    assert "step" not in loaded.optimizer.__dict__
+    assert loaded.optimizer._optimizer_step_pre_hooks == {}
