@@ -586,19 +586,29 @@ def _new(name: str, factory: Callable[..., Tensor]) -> Callable[..., Tensor]:
     options = creation_options(factory, out=False)
 
     def method(self: Tensor, *size: Any, dtype: D.dtype | None = None, device: Any = None,
-               requires_grad: bool = False, **kwargs: Any) -> Tensor:
+               requires_grad: bool = False, layout: Any = None, pin_memory: Any = None,
+               **kwargs: Any) -> Tensor:
+        if name == "full" and ((not size and "size" not in kwargs) or
+                               (len(size) < 2 and "fill_value" not in kwargs)):
+            lacking = ["fill_value"] if size or "size" in kwargs else ["size", "fill_value"]
+            raise TypeError(f"new_full() missing {len(lacking)} required positional argument"
+                            f"{'s' * (len(lacking) == 1)}: "  # (torch's plural, as its parser)
+                            + ", ".join(f'"{n}"' for n in lacking))
         if name != "full":  # torch's new_zeros allocates first: empty's message for -1,
             _args.sizes(f"new_{name}", size, check_negative=False)  # after the parser's
             _args.dtype(f"new_{name}", dtype)  # types of the size and the options
             _args.device_type(f"new_{name}", device)
-            _args.flag(f"new_{name}", requires_grad, "requires_grad")
+            _args.flag(f"new_{name}", requires_grad, "requires_grad", none=True)
+            if unknown := next(iter(kwargs), None):  # (the parser's, before the sizes')
+                raise TypeError(f"new_{name}() got an unexpected keyword argument '{unknown}'")
             _args.sizes(f"new_{name}", size)
         elif size:  # one tuple: the parser refuses a lone int (or a tuple led by a non-int)
             _args.int_tuple("new_full", _args.list_head(size[0]), "size", 1)  # first
         try:
             return options(*size, dtype=dtype or self.dtype,
                            device=self.device if device is None else device,
-                           requires_grad=requires_grad, **kwargs)
+                           requires_grad=requires_grad, layout=layout, pin_memory=pin_memory,
+                           **kwargs)
         except TypeError as error:  # torch names the method in its argument errors
             raise TypeError(str(error).replace(f"{factory.__name__}()", f"new_{name}()", 1)
                             ) from None
@@ -620,6 +630,8 @@ def new_tensor(self: Tensor, data: Any, *, dtype: D.dtype | None = None, device:
     tensor([1., 2.], dtype=torch.float64)
     """
     dtype = _args.dtype("new_tensor", dtype)
+    _args.device_type("new_tensor", device)
+    _args.flag("new_tensor", requires_grad, "requires_grad")
     if isinstance(data, Tensor):
         warn_copy_construct("tensor.new_tensor", stacklevel=4)  # new_tensor, call form, user
         data = data.detach()

@@ -48,6 +48,25 @@ def _unsigned_seed(seed: Any) -> int:
     return value % 2 ** 64
 
 
+def _device_argument(args: tuple, kwargs: dict) -> Any:
+    """``Generator``'s one argument, ``device``, read as torch's parser reads it: a
+    ``torch.device``, a string or an index (not a bool)."""
+    if len(args) > 1:
+        raise TypeError("Generator() takes from 0 to 1 positional arguments but "
+                        f"{len(args)} were given")
+    if unknown := next((k for k in kwargs if k != "device"), None):
+        raise TypeError(f"Generator() got an unexpected keyword argument '{unknown}'")
+    if args and "device" in kwargs:
+        raise TypeError("Generator() got multiple values for argument 'device'")
+    device = args[0] if args else kwargs.get("device", "cpu")
+    if isinstance(device, bool) or not isinstance(device, (str, int, backend.device,
+                                                             type(None))):
+        where = " (position 1)" if args else ""
+        raise TypeError(f"Generator(): argument 'device'{where} must be torch.device, not "
+                        f"{type_name(device)}")
+    return device
+
+
 class Generator:
     """A random generator whose numbers are torch's CPU generator's for the same seed.
 
@@ -59,8 +78,11 @@ class Generator:
 
     __module__ = "torch._C"  # its repr, <torch._C.Generator object at 0x...>, is torch's
 
-    def __init__(self, device: Any = "cpu") -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        device = _device_argument(args, kwargs)
         self.device = backend.as_device(device) or backend.CPU
+        if self.device.type == "cpu":  # torch's CPU generator has no index
+            self.device = backend.CPU
         if self.device.type == "meta":  # meta tensors draw nothing: torch has no generator
             raise RuntimeError("META device type not an accelerator.")
         if self.device.type == "cuda":

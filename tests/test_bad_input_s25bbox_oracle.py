@@ -114,3 +114,60 @@ def test_a_scheduled_optimizer_pickles_as_torch(lib: Any) -> None:
     assert loaded.optimizer.param_groups[0]["lr"] == 0.1
     assert "step" not in loaded.optimizer.__dict__
     assert loaded.optimizer._optimizer_step_pre_hooks == {}
+
+
+@pytest.mark.parametrize("generator", ["3", "'cpu'", "None"])
+@pytest.mark.parametrize("call", [
+    "L.randint(5, (2,), generator=G).shape", "L.randint(1, 5, (2,), generator=G).shape",
+    "L.multinomial(L.ones(3), 2, generator=G).shape", "L.bernoulli(x / 2, generator=G).shape",
+    "L.bernoulli(x, 0.5, generator=G).shape", "L.normal(x, 1., generator=G).shape",
+    "L.normal(0., 1., (2,), generator=G).shape", "L.poisson(x, generator=G).shape",
+    "L.rand_like(x, generator=G).shape", "L.randn_like(x, generator=G).shape",
+    "x.bernoulli(generator=G).shape",
+    "len(L.utils.data.random_split(range(4), [2, 2], generator=G))",
+    "len(list(L.utils.data.RandomSampler(range(3), generator=G)))"])
+def test_a_generator_that_is_not_one_is_refused_as_torch(call: str, generator: str) -> None:
+    """A ``generator=`` that is no Generator is the parser's refusal (an invalid combination
+    where the function has overloads), not an AttributeError from inside the sampler."""
+    assert_outcome_as_torch(call.replace("G", generator))
+
+
+@pytest.mark.parametrize("expression", [
+    "x.cauchy_(float('inf'), median=g, generator=2**70, sigma=0)",
+    "x.log_normal_(0, generator=L.tensor(0.5), std=float('inf'), mean=0)",
+    "x.uniform_(None, generator=0, a=L.tensor(0.5))", "x.exponential_(generator=0.5, rate=-1)",
+    "x.uniform_(0, 1, generator=3, low=2)", "x.normal_(mean='a', generator=3)",
+    "x.random_(-1, 2, L.tensor(0.5), generator=g)", "x.bernoulli_(0.5, prob=1, generator=3)"])
+def test_fill_argument_types_come_before_keywords_left_over(expression: str) -> None:
+    """torch's parser reads each parameter's type (``generator`` included) before it refuses
+    a keyword given twice or unknown."""
+    assert_outcome_as_torch(expression)
+
+
+@pytest.mark.parametrize("expression", [
+    "L.Generator(True)", "L.Generator(device=True)", "L.Generator([0])", "L.Generator(1.5)",
+    "L.Generator('cpu', 1)", "L.Generator(foo=1)", "str(L.Generator('cpu:0').device)",
+    "str(L.Generator(L.device('cpu', 1)).device)", "str(L.Generator(None).device)"])
+def test_generator_device_is_read_as_torch(expression: str) -> None:
+    """``Generator(device)``: the parser's refusal of what is no device; a CPU generator's
+    device has no index."""
+    assert_outcome_as_torch(expression)
+
+
+@pytest.mark.parametrize("expression", [
+    "x.new_tensor('a', requires_grad=1)", "x.new_tensor([1], requires_grad=None)",
+    "x.new_tensor([1], device=3.5)", "x.new_full((2,))", "x.new_full((2,), foo=1)",
+    "x.new_full()", "x.new_full(fill_value=1)", "x.new_ones((), pin_memory=True, foo=1)",
+    "x.new_ones([2], requires_grad=None, foo=1)", "x.new_ones(-1, foo=1)",
+    "x.new_ones(2, requires_grad=None)", "x.new_empty(2, dtype=3, foo=1)"])
+def test_new_factories_read_their_arguments_as_torch(expression: str) -> None:
+    """``new_*``: the options' types (``requires_grad`` may be None but for ``new_tensor``),
+    then an unknown keyword, then the sizes; ``new_full`` names what is missing first."""
+    assert_outcome_as_torch(expression)
+
+
+@pytest.mark.parametrize("expression", [
+    "L.utils.data.ConcatDataset([])", "list(L.utils.data.ChainDataset([[1]]))",
+    "len(L.utils.data.ChainDataset([[1]]))"])
+def test_dataset_asserts_are_torch_s(expression: str) -> None:
+    assert_outcome_as_torch(expression)
