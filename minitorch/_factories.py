@@ -256,7 +256,8 @@ def creation_options(factory: Callable[..., Tensor], *, layout: bool = True,
         if typed := _call_form.positional_types(factory, name, args):
             raise TypeError(typed)  # torch's parser reads the positional arguments first
         if formats and kwargs.get("memory_format") is not None:  # first option in torch's
-            _layout.checked(name, kwargs["memory_format"])
+            _layout.checked(name, kwargs["memory_format"],  # (a *_like's input's rank)
+                            getattr(args[0], "ndim", None) if args else None)
         _args.dtype(name, kwargs.get("dtype"))  # torch's parser reads dtype before layout
         if kind is not None and (not isinstance(kind, _layout.layout) or
                                  isinstance(kind, _layout.memory_format)):

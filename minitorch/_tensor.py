@@ -438,7 +438,7 @@ class Tensor(metaclass=_TensorType):
         >>> minitorch.ones(2, 3).t().contiguous().view(-1).shape
         torch.Size([6])
         """
-        if _layout.checked("contiguous", memory_format) is _layout.preserve_format \
+        if _layout.checked("contiguous", memory_format, self.ndim) is _layout.preserve_format \
                 and memory_format is not None:
             raise RuntimeError("preserve memory format is unsupported by the contiguous "
                                "operator")
@@ -933,6 +933,7 @@ class Tensor(metaclass=_TensorType):
         device(type='cpu')
         """
         dtype, dev, copy = _to_arguments(args, kwargs)
+        _layout.checked("to", kwargs.get("memory_format"), self.ndim)
         moves = dev is not None and dev != self.device
         if not moves and (dtype is None or dtype is self.dtype) and not copy:
             if autograd.profiler._active is not None:  # torch records a to() that copies nothing
@@ -967,7 +968,7 @@ class Tensor(metaclass=_TensorType):
         ``memory_format=minitorch.contiguous_format``); gradients flow back to the original."""
         from .ops.shape import Clone
 
-        if _layout.checked("clone", memory_format) is _layout.contiguous_format:
+        if _layout.checked("clone", memory_format, self.ndim) is _layout.contiguous_format:
             return Clone.apply(self, contiguous=True)
         return Clone.apply(self)
 
@@ -1138,7 +1139,7 @@ class Tensor(metaclass=_TensorType):
 
 def _converter(dt: D.dtype) -> Callable[..., Tensor]:
     def convert(self: Tensor, *, memory_format: Any = None) -> Tensor:
-        _layout.checked(_CONVERTERS[dt.name], memory_format)
+        _layout.checked(_CONVERTERS[dt.name], memory_format, self.ndim)
         return self.to(dt)
 
     convert.__doc__ = f"""This tensor as {dt.name}: ``self.to(torch.{dt.name})``.
@@ -1198,6 +1199,7 @@ def _to_arguments(args: tuple, kwargs: dict) -> tuple[D.dtype | None, backend.de
             any(not isinstance(v, bool) for v in values) or \
             (dtype is not None and not isinstance(dtype, (D.dtype, type))) or \
             not isinstance(dev, (str, int, backend.device, type(None))) or \
+            not isinstance(kwargs.get("memory_format"), (_layout.memory_format, type(None))) or \
             kwargs.keys() - {"dtype", "device", "non_blocking", "copy", "memory_format"}:
         raise _args.invalid_combination("to", args, *_TO_SIGNATURES, keywords=kwargs)
     if isinstance(first, Tensor):

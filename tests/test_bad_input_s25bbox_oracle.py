@@ -171,3 +171,18 @@ def test_new_factories_read_their_arguments_as_torch(expression: str) -> None:
     "len(L.utils.data.ChainDataset([[1]]))"])
 def test_dataset_asserts_are_torch_s(expression: str) -> None:
     assert_outcome_as_torch(expression)
+
+
+@pytest.mark.parametrize("expression", [
+    "x.to(memory_format=L.channels_last)", "x.to('cpu', memory_format=L.channels_last)",
+    "x.to(None, memory_format=L.channels_last_3d)", "x.to(memory_format=3)",
+    "x.to(L.float64, memory_format=L.contiguous_format)", "x.half(memory_format=L.channels_last)",
+    "x.clone(memory_format=L.channels_last)", "x.contiguous(memory_format=L.channels_last_3d)",
+    "L.empty_like(x, memory_format=L.channels_last)",
+    "L.rand_like(x, memory_format=L.channels_last)",
+    "x.to('meta', memory_format=L.channels_last)"])
+def test_memory_format_of_another_rank_is_refused_as_torch(expression: str) -> None:
+    """A channels-last format asked of a tensor of another rank is torch's RuntimeError (``to``
+    ignored ``memory_format`` and returned the tensor), before minitorch's own refusal of
+    channels-last layouts."""
+    assert_outcome_as_torch(expression)
