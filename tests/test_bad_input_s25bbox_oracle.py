@@ -186,3 +186,38 @@ def test_memory_format_of_another_rank_is_refused_as_torch(expression: str) -> N
     ignored ``memory_format`` and returned the tensor), before minitorch's own refusal of
     channels-last layouts."""
     assert_outcome_as_torch(expression)
+
+
+def _counter_program(lib: Any) -> tuple:
+    class Counter(lib.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.lin, self.n = lib.nn.Linear(1, 1), 0
+
+        def get_extra_state(self) -> dict:
+            return {"n": self.n}
+
+        def set_extra_state(self, state: dict) -> None:
+            self.n = state["n"]
+
+    saved = lib.nn.Sequential(Counter())
+    saved[0].n = 5
+    state = saved.state_dict()
+    loaded = lib.nn.Sequential(Counter())
+    keys = loaded.load_state_dict(state)
+    partial = loaded.load_state_dict({k: v for k, v in state.items() if "extra" not in k},
+                                     strict=False)
+    return list(state), repr(keys), loaded[0].n, repr(partial)
+
+
+def test_extra_state_is_saved_and_loaded_as_torch() -> None:
+    """A module that defines ``get_extra_state`` saves it under ``_extra_state`` (before its
+    children's entries) and ``load_state_dict`` gives it to ``set_extra_state``; minitorch
+    dropped it."""
+    assert _counter_program(mt) == _counter_program(torch)
+
+
+@pytest.mark.parametrize("expression", ["m.get_extra_state()", "m.set_extra_state(1)",
+                                        "L.nn.Sequential().set_extra_state()"])
+def test_extra_state_of_the_base_is_refused_as_torch(expression: str) -> None:
+    assert_outcome_as_torch(expression)
