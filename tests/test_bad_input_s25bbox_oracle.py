@@ -56,7 +56,7 @@ def test_cuda_on_a_cpu_build_is_refused_as_torch(expression: str) -> None:
 @pytest.mark.parametrize("expression", [
     "x.cuda('cpu')", "x.cuda(L.device('cpu'))", "x.cuda('meta')", "m.cuda('cpu')",
     "x.cuda(1.5)", "x.cuda(True)", "m.cuda(True)", "m.cuda(1.5)", "x.cuda(-1)",
-    "x.cuda('xyz')"])
+    "x.cuda('xyz')", "L.nn.Sequential().cuda(True)", "L.nn.Sequential().cuda('cpu')"])
 def test_cuda_refuses_a_device_that_is_not_cuda(expression: str) -> None:
     """``cuda()`` takes a CUDA device only: another type is torch's RuntimeError (minitorch
     moved the tensor there), a float or bool its parser's TypeError."""
@@ -89,7 +89,10 @@ def test_pin_memory_is_read_as_torch(pin: Any, call: str) -> None:
 
 
 @pytest.mark.parametrize("make", ["L.nn.Linear(2, 2)", "L.nn.Sequential(L.nn.ReLU())",
-                                  "L.optim.SGD([L.zeros(1, requires_grad=True)], lr=0.1)"])
+                                  "L.optim.SGD([L.zeros(1, requires_grad=True)], lr=0.1)",
+                                  "L.optim.AdamW([L.zeros(1, requires_grad=True)])",
+                                  "L.optim.SparseAdam([L.zeros(1, requires_grad=True)])",
+                                  "L.optim.Adagrad([L.zeros(1, requires_grad=True)])"])
 def test_weights_only_load_names_the_global_as_torch(make: str) -> None:
     """The weights-only refusal names a module class by torch's path
     (``torch.nn.modules.linear.Linear``), an optimizer by ``torch.optim``'s."""

@@ -22,6 +22,7 @@ attribute read.
 from __future__ import annotations
 
 import functools
+import itertools
 import types
 import warnings
 from collections import OrderedDict
@@ -736,7 +737,10 @@ class Module:
         return self
 
     def cuda(self, device: Any = None) -> Module:
-        """Move parameters and buffers to a CUDA GPU (needs CuPy)."""
+        """Move parameters and buffers to a CUDA GPU (needs CuPy); torch checks ``device``
+        as each tensor's ``cuda`` takes it, so a module with none takes any."""
+        if next(itertools.chain(self.parameters(), self.buffers()), None) is None:
+            return self
         return self.to(_cuda_device(device))
 
     def cpu(self) -> Module:
