@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import operator
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -328,6 +329,15 @@ def _physical_order(t: Tensor, check: bool) -> tuple[list, bool]:
 
 
 def _pin_memory(self: Tensor, device: Any = None) -> Tensor:
+    """torch's refusal without an accelerator: a named device's type first (deprecated)."""
+    if device is not None:
+        warnings.warn("The argument 'device' of Tensor.pin_memory() is deprecated. Please do "
+                      "not pass this argument.", DeprecationWarning, stacklevel=2)
+        kind = None if isinstance(device, int) else backend.device(device).type
+        if kind == "cuda":
+            backend.cuda_library("initialize CUDA")
+        elif kind is not None:
+            raise RuntimeError(f"{kind.upper()} device type not an accelerator.")
     raise RuntimeError("Cannot access accelerator device when none is available.")
 
 

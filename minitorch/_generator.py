@@ -146,6 +146,25 @@ class Generator:
         self._gpu_rng = importlib.import_module("cupy").random.default_rng(_unsigned_seed(seed))
 
 
+    def clone_state(self, *args: Any, **kwargs: Any) -> Generator:
+        """A new generator in this one's state (its seed and its place in the stream).
+
+        >>> g = Generator().manual_seed(3); g.clone_state().initial_seed()
+        3
+        """
+        from ._args import no_arguments
+
+        no_arguments("Generator.clone_state", args, kwargs)  # (torch's builtin's words)
+        return Generator(self.device).set_state(self.get_state())
+
+    def graphsafe_get_state(self) -> Any:
+        """torch's CUDA-graph state, which a CPU generator has not: refused as torch's."""
+        raise NotImplementedError("graphsafe_get_state is not supported in this Generator")
+
+    def graphsafe_set_state(self, state: Any) -> Any:
+        """torch's CUDA-graph state, which a CPU generator has not: refused as torch's."""
+        raise NotImplementedError("graphsafe_set_state is not supported in this Generator")
+
     def get_state(self) -> Any:
         """The state as torch keeps it: its 5056 bytes, a uint8 tensor that torch's
         ``set_rng_state`` takes too.

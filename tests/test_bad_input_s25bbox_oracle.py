@@ -224,3 +224,17 @@ def test_extra_state_is_saved_and_loaded_as_torch() -> None:
                                         "L.nn.Sequential().set_extra_state()"])
 def test_extra_state_of_the_base_is_refused_as_torch(expression: str) -> None:
     assert_outcome_as_torch(expression)
+
+
+@pytest.mark.parametrize("expression", [
+    "x.pin_memory('cpu')", "x.pin_memory('meta')", "x.pin_memory()", "x.pin_memory(3)",
+    "g.manual_seed(5).clone_state().initial_seed()", "L.rand(2, generator=g.clone_state())",
+    "g.graphsafe_get_state()", "g.graphsafe_set_state(g)", "g.clone_state(1)"])
+def test_pinning_and_generator_states_as_torch(expression: str) -> None:
+    """``pin_memory(device)`` names a device that is no accelerator; ``clone_state`` copies a
+    generator (minitorch had none), the graph-safe states are a CPU generator's refusal."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        assert_outcome_as_torch(expression)
