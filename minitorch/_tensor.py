@@ -1213,17 +1213,31 @@ def _to_arguments(args: tuple, kwargs: dict) -> tuple[D.dtype | None, backend.de
 def _cuda_device(device: Any) -> Any:
     """The target of ``cuda(device)``: the current GPU, a GPU number, or a CUDA device (torch
     refuses another type, and a number where no GPU is)."""
+    return accelerator_device("cuda", device, backend.cuda_device_count())
+
+
+def accelerator_device(kind: str, device: Any, count: int = 0) -> Any:
+    """The target of a tensor's ``cuda``/``xpu``/``ipu``/``mtia(device)``, checked as torch:
+    a device of that ``kind`` (its current one for None) or an index among the ``count``
+    there are.
+
+    >>> accelerator_device("xpu", "cpu")
+    Traceback (most recent call last):
+    RuntimeError: Invalid device, must be xpu device
+    """
     if device is None:
-        return "cuda"
+        return kind
     if isinstance(device, bool) or not isinstance(device, (int, str, backend.device)):
-        raise TypeError("cuda(): argument 'device' (position 1) must be torch.device, not "
+        raise TypeError(f"{kind}(): argument 'device' (position 1) must be torch.device, not "
                         f"{_args.type_name(device)}")
     if isinstance(device, int):
-        if device >= 0 and not backend.cuda_device_count():
+        if device >= 0 and not count:
             raise RuntimeError("Cannot access accelerator device when none is available.")
-        return backend.device("cuda", device)
-    if backend.device(device).type != "cuda":
-        raise RuntimeError("Invalid device, must be cuda device")
+        return backend.device(kind, device)
+    named = device.partition(":")[0] if isinstance(device, str) and kind != "cuda" else \
+        backend.device(device).type  # (minitorch makes no device of the types it has not)
+    if named != kind:
+        raise RuntimeError(f"Invalid device, must be {kind} device")
     return device
 
 

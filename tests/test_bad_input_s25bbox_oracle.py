@@ -238,3 +238,13 @@ def test_pinning_and_generator_states_as_torch(expression: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         assert_outcome_as_torch(expression)
+
+
+@pytest.mark.parametrize("expression", [
+    "x.xpu()", "x.ipu()", "x.mtia()", "x.xpu(0)", "x.ipu(1.5)", "x.xpu('cpu')", "x.mtia(-1)",
+    "x.xpu(True)", "x.xpu(device='xpu')", "m.xpu()", "m.ipu()", "m.mtia()",
+    "L.nn.Sequential().ipu()", "L.nn.Sequential().xpu(1.5)"])
+def test_accelerators_minitorch_has_not_are_refused_as_torch(expression: str) -> None:
+    """``xpu``/``ipu``/``mtia`` of a tensor check the device, then raise torch's CPU build's
+    refusal; a module with no tensors comes back unchanged."""
+    assert_outcome_as_torch(expression)

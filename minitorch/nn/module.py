@@ -743,6 +743,28 @@ class Module:
             return self
         return self.to(_cuda_device(device))
 
+    def xpu(self, device: Any = None) -> Module:
+        """torch's move to an XPU, which minitorch has not: refused as by each tensor's
+        ``xpu``, so a module with no tensors comes back as it is.
+
+        >>> nn.Sequential().xpu()
+        Sequential()
+        """
+        return self._moved("xpu", device)
+
+    def ipu(self, device: Any = None) -> Module:
+        """As :meth:`xpu`, for an IPU."""
+        return self._moved("ipu", device)
+
+    def mtia(self, device: Any = None) -> Module:
+        """As :meth:`xpu`, for an MTIA device."""
+        return self._moved("mtia", device)
+
+    def _moved(self, kind: str, device: Any) -> Module:
+        for t in itertools.chain(self.parameters(), self.buffers()):
+            getattr(t, kind)(device)  # (raises: minitorch has no such device)
+        return self
+
     def cpu(self) -> Module:
         """Move parameters and buffers to the CPU.
 
