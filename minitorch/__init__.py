@@ -435,7 +435,7 @@ range = creation_options(range, pin_memory=False)
 (hann_window, hamming_window, blackman_window, bartlett_window, kaiser_window) = (
     creation_options(f, layout=False, out=False) for f in (
         hann_window, hamming_window, blackman_window, bartlett_window, kaiser_window))
-tensor = creation_options(tensor, layout=False, out=False)
+tensor = creation_options(tensor, layout=False, out=False, pin_none=False)
 
 float = float32
 double = float64

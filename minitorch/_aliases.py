@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import operator
 import sys
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -339,7 +340,40 @@ def _physical_order(t: Tensor, check: bool) -> tuple[list, bool]:
     return list(reversed(perm)), ambiguous
 
 
+_NOT_BUILT = {  # how torch's CPU build refuses the accelerators minitorch has no backend for
+    "xpu": AssertionError("Torch not compiled with XPU enabled"),
+    "ipu": RuntimeError("PyTorch is not linked with support for ipu devices"),
+    "mtia": AssertionError("Torch not compiled with MTIA enabled. Ensure you have `import "
+                           "mtia.host_runtime.torch_mtia.dynamic_library` in your python src "
+                           "file and include `//mtia/host_runtime/torch_mtia:torch_mtia` as "
+                           "your target dependency!")}
+
+
+def _not_built(kind: str) -> Callable[..., Tensor]:
+    """``Tensor.<kind>()``: its device checked as torch's, then torch's refusal."""
+    def move(self: Tensor, device: Any = None, non_blocking: bool = False,
+             memory_format: Any = None) -> Tensor:
+        from ._tensor import accelerator_device
+
+        accelerator_device(kind, device)
+        raise type(_NOT_BUILT[kind])(*_NOT_BUILT[kind].args)
+
+    move.__name__ = kind
+    move.__doc__ = (f"torch's move to an {kind.upper()} device, which minitorch has not: "
+                    "refused as torch's CPU build refuses it.")
+    return move
+
+
 def _pin_memory(self: Tensor, device: Any = None) -> Tensor:
+    """torch's refusal without an accelerator: a named device's type first (deprecated)."""
+    if device is not None:
+        warnings.warn("The argument 'device' of Tensor.pin_memory() is deprecated. Please do "
+                      "not pass this argument.", DeprecationWarning, stacklevel=2)
+        kind = None if isinstance(device, int) else backend.device(device).type
+        if kind == "cuda":
+            backend.cuda_library("initialize CUDA")
+        elif kind is not None:
+            raise RuntimeError(f"{kind.upper()} device type not an accelerator.")
     raise RuntimeError("Cannot access accelerator device when none is available.")
 
 
@@ -434,4 +468,5 @@ METHODS = {
     "is_shared": _storage.is_shared,
     "resolve_conj": _itself, "resolve_neg": _itself, "conj": _itself, "is_conj": _no,
     "is_neg": _no, "is_complex": _no, "map_": _map_, "apply_": _apply_,
+    **{kind: _not_built(kind) for kind in _NOT_BUILT},
 }

@@ -361,6 +361,12 @@ def torch_arity(message: str, name: str, method: bool, required: list,
     return None
 
 
+def _is_generator(value: Any) -> bool:
+    from ._generator import Generator
+
+    return isinstance(value, Generator)
+
+
 def _ints_like(value: Any) -> bool:
     """The parser's match of ``tuple of ints``: a tuple or list whose first item is an int
     (the others are read when unpacked), or one int."""
@@ -387,7 +393,8 @@ _PARSER_TYPES = {"int": ("int", lambda v: _args.as_int(v) is not None),
                  "torch.dtype": ("torch.dtype", _dtype_like),
                  "str": ("str", lambda v: isinstance(v, str)),
                  "tuple of Tensors": ("tuple of Tensors",
-                                      lambda v: isinstance(v, (tuple, list)))}
+                                      lambda v: isinstance(v, (tuple, list))),
+                 "torch.Generator": ("torch.Generator", lambda v: _is_generator(v))}
 _PARSER_TYPES.update({"Dims": _PARSER_TYPES["tuple of ints"],  # minitorch's names of them
                       "D.dtype": _PARSER_TYPES["torch.dtype"],
                       # a list of no fixed size, which no bare int stands for
@@ -398,7 +405,8 @@ NUMBERS_AS_TENSORS = frozenset({"add", "sub", "mul", "div", "true_divide", "floo
                                  "subtract", "multiply", "divide"})
 # the torch type of a parameter annotated ``Any`` by its name, where every op that has it
 # gives it that type (an op declares another by :func:`parser_types`)
-_TYPES_BY_NAME = {"dtype": "torch.dtype | None", "keepdim": "bool"}
+_TYPES_BY_NAME = {"dtype": "torch.dtype | None", "keepdim": "bool",
+                  "generator": "torch.Generator | None"}
 
 
 def types_first(fn: Callable, name: str, args: tuple, kwargs: dict, method: bool

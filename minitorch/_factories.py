@@ -229,24 +229,26 @@ def with_size_keyword(factory: Callable[..., Tensor]) -> Callable[..., Tensor]:
 
 
 def creation_options(factory: Callable[..., Tensor], *, layout: bool = True,
-                     pin_memory: bool = True, out: bool = True) -> Callable[..., Tensor]:
+                     pin_memory: bool = True, out: bool = True,
+                     pin_none: bool = True) -> Callable[..., Tensor]:
     """``factory`` taking torch's tensor options that minitorch answers one way, each where
     its flag says torch's signature has it: ``layout`` (``strided``, minitorch's only one),
     ``pin_memory`` (True refused once the factory's own checks pass: there is no pinned
-    memory without an accelerator; a meta tensor has none to pin) and ``out=``
-    (:func:`_created_into`).
+    memory without an accelerator; a meta tensor has none to pin; None refused unless
+    ``pin_none``, as torch's ``tensor`` refuses it) and ``out=`` (:func:`_created_into`).
 
     >>> creation_options(minitorch.zeros)(2, layout=minitorch.strided, pin_memory=False)
     tensor([0., 0.])
     """
     name = factory.__name__
-    options = {"layout": layout, "pin_memory": pin_memory, "out": out}
+    options = {"layout": layout, "out": out}
     first = next(iter(inspect.signature(factory).parameters.values()), None)
     sized = first is not None and first.kind is first.VAR_POSITIONAL  # zeros(*size)
     formats = "memory_format" in inspect.signature(factory).parameters
 
     @functools.wraps(factory)
     def made(*args: Any, **kwargs: Any) -> Tensor:
+        pinned = kwargs.pop("pin_memory", False) if pin_memory else False
         given = {k: kwargs.pop(k, None) for k, taken in options.items() if taken}
         kind = given.get("layout")
         if sized and "size" not in kwargs:  # the parser reads the positional sizes' types first
@@ -254,14 +256,15 @@ def creation_options(factory: Callable[..., Tensor], *, layout: bool = True,
         if typed := _call_form.positional_types(factory, name, args):
             raise TypeError(typed)  # torch's parser reads the positional arguments first
         if formats and kwargs.get("memory_format") is not None:  # first option in torch's
-            _layout.checked(name, kwargs["memory_format"])
+            _layout.checked(name, kwargs["memory_format"],  # (a *_like's input's rank)
+                            getattr(args[0], "ndim", None) if args else None)
         _args.dtype(name, kwargs.get("dtype"))  # torch's parser reads dtype before layout
         if kind is not None and (not isinstance(kind, _layout.layout) or
                                  isinstance(kind, _layout.memory_format)):
             raise TypeError(f"{name}(): argument 'layout' must be torch.layout, not "
                             f"{_args.type_name(kind)}")
         _args.device_type(name, kwargs.get("device"))
-        if _args.flag(name, given.get("pin_memory"), "pin_memory", none=True) and \
+        if _args.flag(name, pinned, "pin_memory", none=pin_none) and \
                 factory(*args, **kwargs).device.type != "meta":
             raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; "
                                "no pinned memory allocator is available on this system.")
@@ -343,17 +346,24 @@ def empty_strided(size: Any, stride: Any, *, dtype: D.dtype | None = None, devic
 
 
 def new_empty_strided(self: Tensor, size: Any, stride: Any, *, dtype: D.dtype | None = None,
-                      device: Any = None, requires_grad: bool = False) -> Tensor:
-    """:func:`empty_strided` with this tensor's dtype and device unless given.
+                      device: Any = None, requires_grad: bool = False,
+                      **options: Any) -> Tensor:
+    """:func:`empty_strided` with this tensor's dtype and device unless given (and torch's
+    ``layout=`` and ``pin_memory=`` as ``empty_strided`` takes them).
 
     >>> minitorch.ones(1, dtype=minitorch.int32).new_empty_strided((2,), (2,)).stride()
     (2,)
     """
     for value, name, position in ((size, "size", 1), (stride, "stride", 2)):
         _args.int_tuple("new_empty_strided", value, name, position)
-    return empty_strided(size, stride, dtype=_args.dtype("new_empty_strided", dtype) or
-                         self.dtype, device=self.device if device is None else device,
-                         requires_grad=requires_grad)
+    dtype = _args.dtype("new_empty_strided", dtype) or self.dtype
+    try:
+        return creation_options(empty_strided, out=False)(
+            size, stride, dtype=dtype, device=self.device if device is None else device,
+            requires_grad=requires_grad, **options)
+    except TypeError as error:  # torch names the method in its argument errors
+        raise TypeError(str(error).replace("empty_strided()", "new_empty_strided()", 1)
+                        ) from None
 
 
 # ---- the default device ---------------------------------------------------------------------
@@ -562,6 +572,7 @@ def tensor_type(self: Tensor, dtype: Any = None, non_blocking: bool = False,
         if not found or prefix not in ("torch", "torch.cuda"):
             raise ValueError(f"invalid type: '{dtype}'")
         if prefix == "torch.cuda":  # a CUDA type names the device too
+            backend.cuda_library("initialize CUDA")
             return self.to("cuda", found[0].dtype)
         dtype = found[0]
     if isinstance(dtype, _LegacyType):
@@ -581,19 +592,29 @@ def _new(name: str, factory: Callable[..., Tensor]) -> Callable[..., Tensor]:
     options = creation_options(factory, out=False)
 
     def method(self: Tensor, *size: Any, dtype: D.dtype | None = None, device: Any = None,
-               requires_grad: bool = False, **kwargs: Any) -> Tensor:
+               requires_grad: bool = False, layout: Any = None, pin_memory: Any = None,
+               **kwargs: Any) -> Tensor:
+        if name == "full" and ((not size and "size" not in kwargs) or
+                               (len(size) < 2 and "fill_value" not in kwargs)):
+            lacking = ["fill_value"] if size or "size" in kwargs else ["size", "fill_value"]
+            raise TypeError(f"new_full() missing {len(lacking)} required positional argument"
+                            f"{'s' * (len(lacking) == 1)}: "  # (torch's plural, as its parser)
+                            + ", ".join(f'"{n}"' for n in lacking))
         if name != "full":  # torch's new_zeros allocates first: empty's message for -1,
             _args.sizes(f"new_{name}", size, check_negative=False)  # after the parser's
             _args.dtype(f"new_{name}", dtype)  # types of the size and the options
             _args.device_type(f"new_{name}", device)
-            _args.flag(f"new_{name}", requires_grad, "requires_grad")
+            _args.flag(f"new_{name}", requires_grad, "requires_grad", none=True)
+            if unknown := next(iter(kwargs), None):  # (the parser's, before the sizes')
+                raise TypeError(f"new_{name}() got an unexpected keyword argument '{unknown}'")
             _args.sizes(f"new_{name}", size)
         elif size:  # one tuple: the parser refuses a lone int (or a tuple led by a non-int)
             _args.int_tuple("new_full", _args.list_head(size[0]), "size", 1)  # first
         try:
             return options(*size, dtype=dtype or self.dtype,
                            device=self.device if device is None else device,
-                           requires_grad=requires_grad, **kwargs)
+                           requires_grad=requires_grad, layout=layout, pin_memory=pin_memory,
+                           **kwargs)
         except TypeError as error:  # torch names the method in its argument errors
             raise TypeError(str(error).replace(f"{factory.__name__}()", f"new_{name}()", 1)
                             ) from None
@@ -615,6 +636,8 @@ def new_tensor(self: Tensor, data: Any, *, dtype: D.dtype | None = None, device:
     tensor([1., 2.], dtype=torch.float64)
     """
     dtype = _args.dtype("new_tensor", dtype)
+    _args.device_type("new_tensor", device)
+    _args.flag("new_tensor", requires_grad, "requires_grad")
     if isinstance(data, Tensor):
         warn_copy_construct("tensor.new_tensor", stacklevel=4)  # new_tensor, call form, user
         data = data.detach()

@@ -48,6 +48,25 @@ def _unsigned_seed(seed: Any) -> int:
     return value % 2 ** 64
 
 
+def _device_argument(args: tuple, kwargs: dict) -> Any:
+    """``Generator``'s one argument, ``device``, read as torch's parser reads it: a
+    ``torch.device``, a string or an index (not a bool)."""
+    if len(args) > 1:
+        raise TypeError("Generator() takes from 0 to 1 positional arguments but "
+                        f"{len(args)} were given")
+    if unknown := next((k for k in kwargs if k != "device"), None):
+        raise TypeError(f"Generator() got an unexpected keyword argument '{unknown}'")
+    if args and "device" in kwargs:
+        raise TypeError("Generator() got multiple values for argument 'device'")
+    device = args[0] if args else kwargs.get("device", "cpu")
+    if isinstance(device, bool) or not isinstance(device, (str, int, backend.device,
+                                                             type(None))):
+        where = " (position 1)" if args else ""
+        raise TypeError(f"Generator(): argument 'device'{where} must be torch.device, not "
+                        f"{type_name(device)}")
+    return device
+
+
 class Generator:
     """A random generator whose numbers are torch's CPU generator's for the same seed.
 
@@ -59,10 +78,15 @@ class Generator:
 
     __module__ = "torch._C"  # its repr, <torch._C.Generator object at 0x...>, is torch's
 
-    def __init__(self, device: Any = "cpu") -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        device = _device_argument(args, kwargs)
         self.device = backend.as_device(device) or backend.CPU
+        if self.device.type == "cpu":  # torch's CPU generator has no index
+            self.device = backend.CPU
         if self.device.type == "meta":  # meta tensors draw nothing: torch has no generator
             raise RuntimeError("META device type not an accelerator.")
+        if self.device.type == "cuda":
+            backend.cuda_library("get CUDA generator")
         self._bits = np.random.MT19937()
         self.manual_seed(_DEFAULT_SEED)
 
@@ -121,6 +145,25 @@ class Generator:
 
         self._gpu_rng = importlib.import_module("cupy").random.default_rng(_unsigned_seed(seed))
 
+
+    def clone_state(self, *args: Any, **kwargs: Any) -> Generator:
+        """A new generator in this one's state (its seed and its place in the stream).
+
+        >>> g = Generator().manual_seed(3); g.clone_state().initial_seed()
+        3
+        """
+        from ._args import no_arguments
+
+        no_arguments("Generator.clone_state", args, kwargs)  # (torch's builtin's words)
+        return Generator(self.device).set_state(self.get_state())
+
+    def graphsafe_get_state(self) -> Any:
+        """torch's CUDA-graph state, which a CPU generator has not: refused as torch's."""
+        raise NotImplementedError("graphsafe_get_state is not supported in this Generator")
+
+    def graphsafe_set_state(self, state: Any) -> Any:
+        """torch's CUDA-graph state, which a CPU generator has not: refused as torch's."""
+        raise NotImplementedError("graphsafe_set_state is not supported in this Generator")
 
     def get_state(self) -> Any:
         """The state as torch keeps it: its 5056 bytes, a uint8 tensor that torch's

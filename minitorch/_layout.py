@@ -43,14 +43,23 @@ channels_last = memory_format("channels_last")
 channels_last_3d = memory_format("channels_last_3d")
 
 
-def checked(fn: str, value: Any) -> memory_format:
+def checked(fn: str, value: Any, ndim: int | None = None) -> memory_format:
     """``value`` as a memory format (None: ``preserve_format``), refusing what minitorch does
-    not lay out."""
+    not lay out; given the ``ndim`` of the tensor to lay out, torch's refusal of a
+    channels-last format of another rank comes first.
+
+    >>> checked("clone", channels_last, 2)
+    Traceback (most recent call last):
+    RuntimeError: required rank 4 tensor to use channels_last format
+    """
     if value is None:
         return preserve_format
     if not isinstance(value, memory_format):
         raise TypeError(f"{fn}(): argument 'memory_format' must be torch.memory_format, not "
                         f"{type(value).__name__}")
+    rank = {channels_last: 4, channels_last_3d: 5}.get(value)
+    if rank is not None and ndim is not None and ndim != rank:
+        raise RuntimeError(f"required rank {rank} tensor to use {str(value)[6:]} format")
     if value in (channels_last, channels_last_3d):
         raise NotImplementedError(f"{fn}(): minitorch lays tensors out in "
                                   f"torch.contiguous_format only, not {value}")
@@ -94,7 +103,7 @@ def preserved_strides(fn: str, t: Any, value: Any) -> tuple | None:
     >>> preserved_strides("zeros_like", minitorch.ones(2, 3).t(), None)
     (1, 3)
     """
-    if checked(fn, value) is not preserve_format:
+    if checked(fn, value, t.ndim) is not preserve_format:
         return None
     strides, shape = element_strides(t._data), tuple(t.shape)
     if strides is None or not is_dense(shape, strides) or strides == contiguous_strides(shape):

@@ -326,6 +326,7 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None
     torch.Size([2, 3])
     """
     key = _normal_overload(mean, std, size)
+    _args.generator("normal", generator)
     # a number is the parser's double (a numpy scalar by float(): a complex by its real part)
     mean, std = (float(v) if _args.is_array(v) else v for v in (mean, std))
     if key == (False, False):
@@ -379,6 +380,7 @@ def randint(low: Any = _args.OMITTED, high: Any = _args.OMITTED, size: Any = _ar
     >>> minitorch.randint(0, 1, (2,))
     tensor([0, 0])
     """
+    _args.generator("randint", generator)
     if low is _args.OMITTED and high is not _args.OMITTED:  # randint(high=..., size=...)
         low, high = high, _args.OMITTED
     low, high, shape = _randint_args(low, high, size)
@@ -475,6 +477,7 @@ def bernoulli(input: Tensor, p: Any = _args.OMITTED, *, generator: Any = None,
     >>> minitorch.bernoulli(minitorch.tensor([0., 1.]))
     tensor([0., 1.])
     """
+    _args.generator("bernoulli", generator)
     if p is _args.OMITTED:
         return _of_probabilities(input, generator=generator, out=out)
     if out is not None or not _args.reads_as_double(p):
@@ -530,6 +533,7 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,
     tensor([2, 1])
     """
     n = _args.integer("multinomial", num_samples, "num_samples", 2)
+    _args.generator("multinomial", generator)
     replacement = _args.flag("multinomial", replacement, "replacement", 3)
     if not 1 <= input.dim() <= 2:
         raise RuntimeError("prob_dist must be 1 or 2 dim")
@@ -633,6 +637,7 @@ def _like(kind: Callable[..., Tensor], sampler: str) -> Callable[..., Tensor]:
     def like(input: Tensor, *, generator: Any = None, dtype: D.dtype | None = None,
              device: Any = None, requires_grad: bool = False,
              memory_format: Any = None) -> Tensor:
+        _args.generator(like.__name__, generator)
         dtype = _args.dtype(like.__name__, dtype) or input.dtype
         requires_grad = requires_grad is not None and _args.flag(  # (None: the default)
             like.__name__, requires_grad, "requires_grad")
@@ -737,6 +742,7 @@ def poisson(input: Tensor, generator: Any = None) -> Tensor:
     tensor([0., 0.])
     """
     _args.tensor_args("poisson", (input, "input", 1))
+    _args.generator("poisson", generator)
     _check_float(input.dtype, "poisson_cpu")
     if not bool(input._xp.all(input._data >= 0)):
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
@@ -807,8 +813,15 @@ def uniform_(self: Tensor, *args: Any, generator: Any = None, **kwargs: Any) -> 
     >>> minitorch.zeros(2).uniform_(3., 3.)
     tensor([3., 3.])
     """
-    a, b = (d if v is _NOT_GIVEN else v
-            for v, d in zip(_from_to("uniform_", args, kwargs), (0.0, 1.0)))
+    try:
+        bounds = _from_to("uniform_", args, kwargs)
+    except TypeError:  # torch's parser reads the types before the keywords left over
+        if len(args) <= 2:
+            for i, (value, name) in enumerate(zip(args, ("from", "to"))):
+                _args.real("uniform_", value, name, i + 1)
+            _args.generator("uniform_", generator)
+        raise
+    a, b = (d if v is _NOT_GIVEN else v for v, d in zip(bounds, (0.0, 1.0)))
     generator = _args.generator("uniform_", generator)
     a, b = _args.reals("uniform_", (a, "from", 1), (b, "to", 2))
     check_inplace_allowed(self)  # autograd's refusal, before the kernel's checks
@@ -825,8 +838,8 @@ def normal_(self: Tensor, mean: float = 0.0, std: float = 1.0, *,
     >>> minitorch.zeros(2).normal_(1., 0.)
     tensor([1., 1.])
     """
-    generator = _args.generator("normal_", generator)
     mean, std = _args.reals("normal_", (mean, "mean", 1), (std, "std", 2))
+    generator = _args.generator("normal_", generator)
     check_inplace_allowed(self)
     _check_std(std)
     _check_kernel(self, "normal_kernel_cpu", self.dtype.is_floating_point)
@@ -839,12 +852,20 @@ _RANDOM_SIGNATURES = tuple(f"{first}*, torch.Generator generator = None"
                            for first in ("", "int from, int to, ", "int to, "))
 
 
-def random_(self: Tensor, *args: Any, generator: Any = None, **kwargs: Any) -> Tensor:
+def random_(self: Tensor, *args: Any, generator: Any = _NOT_GIVEN, **kwargs: Any) -> Tensor:
     """Fill with integers from ``[from, to)`` (``random_(to)`` starts at 0), in place.
 
     >>> minitorch.zeros(2).random_(1)
     tensor([0., 0.])
     """
+    keywords = kwargs if generator is _NOT_GIVEN else {**kwargs, "generator": generator}
+    generator = None if generator is _NOT_GIVEN else generator
+    # three arguments fit only (from, to, generator): torch's parser words that one's refusal
+    if refusal := _call_form.overload_refusal("random_", args, keywords, _RANDOM_SIGNATURES,
+                                              True):
+        raise TypeError(refusal)
+    if len(args) > 2 and len(args) + len(keywords) > 3:  # too many for every overload
+        raise _args.invalid_combination("random_", args, *_RANDOM_SIGNATURES, keywords=keywords)
     low, high = _random_bounds(args, kwargs, generator)
     overload = 0 if high is not _NOT_GIVEN else 1 if low is not _NOT_GIVEN else 2
     given = (low, high)[:2 - overload]

@@ -438,7 +438,7 @@ class Tensor(metaclass=_TensorType):
         >>> minitorch.ones(2, 3).t().contiguous().view(-1).shape
         torch.Size([6])
         """
-        if _layout.checked("contiguous", memory_format) is _layout.preserve_format \
+        if _layout.checked("contiguous", memory_format, self.ndim) is _layout.preserve_format \
                 and memory_format is not None:
             raise RuntimeError("preserve memory format is unsupported by the contiguous "
                                "operator")
@@ -933,6 +933,7 @@ class Tensor(metaclass=_TensorType):
         device(type='cpu')
         """
         dtype, dev, copy = _to_arguments(args, kwargs)
+        _layout.checked("to", kwargs.get("memory_format"), self.ndim)
         moves = dev is not None and dev != self.device
         if not moves and (dtype is None or dtype is self.dtype) and not copy:
             if autograd.profiler._active is not None:  # torch records a to() that copies nothing
@@ -951,21 +952,23 @@ class Tensor(metaclass=_TensorType):
         """
         return self.to(backend.CPU)
 
-    def cuda(self, device: Any = None) -> Tensor:
+    def cuda(self, device: Any = None, non_blocking: bool = False,
+             memory_format: Any = None) -> Tensor:
         """This tensor on a CUDA GPU (needs CuPy; see ``minitorch.cuda.is_available()``).
 
         >>> x = minitorch.ones(1)
         >>> (x.cuda() if minitorch.cuda.is_available() else x).sum().item()
         1.0
         """
-        return self.to(_cuda_device(device))
+        kwargs = {} if memory_format is None else {"memory_format": memory_format}
+        return self.to(_cuda_device(device), non_blocking=non_blocking, **kwargs)
 
     def clone(self, *, memory_format: Any = None) -> Tensor:
         """A copy with its own memory (laid out as this one, or contiguous with
         ``memory_format=minitorch.contiguous_format``); gradients flow back to the original."""
         from .ops.shape import Clone
 
-        if _layout.checked("clone", memory_format) is _layout.contiguous_format:
+        if _layout.checked("clone", memory_format, self.ndim) is _layout.contiguous_format:
             return Clone.apply(self, contiguous=True)
         return Clone.apply(self)
 
@@ -1141,7 +1144,7 @@ class Tensor(metaclass=_TensorType):
 
 def _converter(dt: D.dtype) -> Callable[..., Tensor]:
     def convert(self: Tensor, *, memory_format: Any = None) -> Tensor:
-        _layout.checked(_CONVERTERS[dt.name], memory_format)
+        _layout.checked(_CONVERTERS[dt.name], memory_format, self.ndim)
         return self.to(dt)
 
     convert.__doc__ = f"""This tensor as {dt.name}: ``self.to(torch.{dt.name})``.
@@ -1201,6 +1204,7 @@ def _to_arguments(args: tuple, kwargs: dict) -> tuple[D.dtype | None, backend.de
             any(not isinstance(v, bool) for v in values) or \
             (dtype is not None and not isinstance(dtype, (D.dtype, type))) or \
             not isinstance(dev, (str, int, backend.device, type(None))) or \
+            not isinstance(kwargs.get("memory_format"), (_layout.memory_format, type(None))) or \
             kwargs.keys() - {"dtype", "device", "non_blocking", "copy", "memory_format"}:
         raise _args.invalid_combination("to", args, *_TO_SIGNATURES, keywords=kwargs)
     if isinstance(first, Tensor):
@@ -1212,10 +1216,34 @@ def _to_arguments(args: tuple, kwargs: dict) -> tuple[D.dtype | None, backend.de
 
 
 def _cuda_device(device: Any) -> Any:
-    """The target of ``cuda(device)``: the current GPU, a GPU number, or a device."""
+    """The target of ``cuda(device)``: the current GPU, a GPU number, or a CUDA device (torch
+    refuses another type, and a number where no GPU is)."""
+    return accelerator_device("cuda", device, backend.cuda_device_count())
+
+
+def accelerator_device(kind: str, device: Any, count: int = 0) -> Any:
+    """The target of a tensor's ``cuda``/``xpu``/``ipu``/``mtia(device)``, checked as torch:
+    a device of that ``kind`` (its current one for None) or an index among the ``count``
+    there are.
+
+    >>> accelerator_device("xpu", "cpu")
+    Traceback (most recent call last):
+    RuntimeError: Invalid device, must be xpu device
+    """
     if device is None:
-        return "cuda"
-    return backend.device("cuda", device) if isinstance(device, int) else device
+        return kind
+    if isinstance(device, bool) or not isinstance(device, (int, str, backend.device)):
+        raise TypeError(f"{kind}(): argument 'device' (position 1) must be torch.device, not "
+                        f"{_args.type_name(device)}")
+    if isinstance(device, int):
+        if device >= 0 and not count:
+            raise RuntimeError("Cannot access accelerator device when none is available.")
+        return backend.device(kind, device)
+    named = device.partition(":")[0] if isinstance(device, str) and kind != "cuda" else \
+        backend.device(device).type  # (minitorch makes no device of the types it has not)
+    if named != kind:
+        raise RuntimeError(f"Invalid device, must be {kind} device")
+    return device
 
 
 _REFUSAL_ADVICE = {

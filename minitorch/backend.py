@@ -225,15 +225,42 @@ def factory_namespace(dev: device | None) -> ModuleType:
         return _FACTORY[kind]
     except KeyError:
         pass
-    if _cupy() is None:  # torch raises an AssertionError here too
-        raise AssertionError("minitorch cannot use CUDA: CuPy is not installed (install it with "
-                             "pip install 'minitorch[cuda]', see the README)")
+    if _cupy() is None:  # a program written for torch sees its CPU build's refusal
+        raise AssertionError("Torch not compiled with CUDA enabled")
     if not cuda_device_count():
         raise RuntimeError("No CUDA GPUs are available")
     import array_api_compat.cupy as xp
 
     _FACTORY["cuda"] = xp
     return xp
+
+
+_NO_CUDA_LIBRARY = (
+    " without ATen_cuda library. PyTorch splits its backend into two shared libraries: a CPU "
+    "library and a CUDA library; this error has occurred because you are trying to use some "
+    "CUDA functionality, but the CUDA library has not been loaded by the dynamic linker for "
+    "some reason.  The CUDA library MUST be loaded, EVEN IF you don't directly use any symbols "
+    "from the CUDA library! One common culprit is a lack of -Wl,--no-as-needed in your link "
+    "arguments; many dynamic linkers will delete dynamic library dependencies if you don't "
+    "depend on any of their symbols.  You can check if this has occurred by using ldd on your "
+    "binary to see if there is a dependency on *_cuda.so library.")
+
+
+def cuda_library(what: str) -> None:
+    """Without CuPy (nor a stand-in), torch's CPU build's refusal to ``what`` ("initialize
+    CUDA", "get CUDA generator"): the paths that reach CUDA's library before a device.
+
+    >>> def refusal(what):
+    ...     try:
+    ...         cuda_library(what)
+    ...     except RuntimeError as e:
+    ...         return str(e).split(" without ")[0]
+    ...     return "Cannot " + what  # CuPy is installed
+    >>> refusal("get CUDA generator")
+    'Cannot get CUDA generator'
+    """
+    if "cuda" not in _FACTORY and _cupy() is None:
+        raise RuntimeError(f"Cannot {what}{_NO_CUDA_LIBRARY}")
 
 
 def is_cupy(xp: ModuleType) -> bool:

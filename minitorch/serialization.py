@@ -205,8 +205,35 @@ class _WeightsUnpickler(pickle.Unpickler):
         found = _SAFE.get(key) or _USER.get(key)
         if found is None:  # torch names a builtin without its module
             raise pickle.UnpicklingError(_weights_only_message(
-                name if module == "builtins" else key))
+                name if module == "builtins" else _torch_name(module, name)))
         return found
+
+
+_OPTIMIZER_FILES = {"SparseAdam": "sparse_adam"}  # torch's file of each, where not lower()
+
+
+def _torch_name(module: str, name: str) -> str:
+    """The dotted name torch's refusal prints for the global ``module.name``: an ``nn``
+    module class by its torch file (``torch.nn.modules.linear.Linear``), an optimizer by
+    its own (``torch.optim.adamw.AdamW``), another of minitorch's under ``torch.``
+    (``torch.optim.lr_scheduler.StepLR``: those files mirror torch's)."""
+    if module.startswith("minitorch."):
+        import importlib
+
+        from .nn.modules import torch_path
+        from .optim import Optimizer
+
+        try:
+            found = getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError):
+            found = None
+        if isinstance(found, type) and (path := torch_path(found)):
+            return path
+        if isinstance(found, type) and issubclass(found, Optimizer) and \
+                module != "minitorch.optim":  # torch's file per optimizer (adamw.py)
+            return f"torch.optim.{_OPTIMIZER_FILES.get(name, name.lower())}.{name}"
+        module = "torch" + module.removeprefix("minitorch")
+    return f"{module}.{name}"
 
 
 class _Unpickler(pickle.Unpickler):

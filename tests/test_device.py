@@ -115,7 +115,7 @@ def test_without_gpu_cuda_is_refused_as_torch_does() -> None:
     if torch.cuda.is_available():
         pytest.skip("this torch has CUDA")
     assert [type(e) for e in errors] == [AssertionError, AssertionError]
-    assert "CuPy" in str(errors[0]) or "No CUDA GPUs" in str(errors[0])
+    assert str(errors[0]) == str(errors[1])  # torch's CPU build's words
     with pytest.raises(type(errors[0])):
         minitorch.zeros(2, device="cuda")
 

@@ -22,6 +22,7 @@ attribute read.
 from __future__ import annotations
 
 import functools
+import itertools
 import types
 import warnings
 from collections import OrderedDict
@@ -133,6 +134,14 @@ def _renamed(fn: Callable, qualname: str) -> Callable:
     copy.__kwdefaults__ = fn.__kwdefaults__
     copy.__qualname__ = qualname
     return copy
+
+
+_EXTRA_STATE_KEY = "_extra_state"
+
+
+def _has_extra_state(module: Module) -> bool:
+    """Whether ``module``'s class defines ``get_extra_state`` (torch saves it then)."""
+    return type(module).get_extra_state is not Module.get_extra_state
 
 
 class Module:
@@ -728,8 +737,33 @@ class Module:
         return self
 
     def cuda(self, device: Any = None) -> Module:
-        """Move parameters and buffers to a CUDA GPU (needs CuPy)."""
+        """Move parameters and buffers to a CUDA GPU (needs CuPy); torch checks ``device``
+        as each tensor's ``cuda`` takes it, so a module with none takes any."""
+        if next(itertools.chain(self.parameters(), self.buffers()), None) is None:
+            return self
         return self.to(_cuda_device(device))
+
+    def xpu(self, device: Any = None) -> Module:
+        """torch's move to an XPU, which minitorch has not: refused as by each tensor's
+        ``xpu``, so a module with no tensors comes back as it is.
+
+        >>> nn.Sequential().xpu()
+        Sequential()
+        """
+        return self._moved("xpu", device)
+
+    def ipu(self, device: Any = None) -> Module:
+        """As :meth:`xpu`, for an IPU."""
+        return self._moved("ipu", device)
+
+    def mtia(self, device: Any = None) -> Module:
+        """As :meth:`xpu`, for an MTIA device."""
+        return self._moved("mtia", device)
+
+    def _moved(self, kind: str, device: Any) -> Module:
+        for t in itertools.chain(self.parameters(), self.buffers()):
+            getattr(t, kind)(device)  # (raises: minitorch has no such device)
+        return self
 
     def cpu(self) -> Module:
         """Move parameters and buffers to the CPU.
@@ -817,6 +851,8 @@ class Module:
             pre_hook(self, prefix, keep_vars)
         for name, value in self._local_state():
             destination[prefix + name] = value if keep_vars else value.detach()
+        if _has_extra_state(self):
+            destination[prefix + _EXTRA_STATE_KEY] = self.get_extra_state()
         for name, child in self._modules.items():
             if child is not None:
                 child.state_dict(destination=destination, prefix=f"{prefix}{name}.",
@@ -830,6 +866,28 @@ class Module:
         return destination
 
     _version: int = 1  # saved in a state dict's _metadata; a module bumps it on a format change
+
+    def get_extra_state(self) -> Any:
+        """The state a subclass saves beyond its tensors (under ``_extra_state`` in
+        ``state_dict``, given back to ``set_extra_state`` by ``load_state_dict``); the base
+        has none, and refuses as torch's.
+
+        >>> class Counter(nn.Module):
+        ...     def get_extra_state(self): return {"n": 3}
+        ...     def set_extra_state(self, state): self.n = state["n"]
+        >>> c = Counter(); c.load_state_dict(Counter().state_dict()); c.n
+        <All keys matched successfully>
+        3
+        """
+        raise RuntimeError("Reached a code path in Module.get_extra_state() that should never "
+                           "be called. Please file an issue at https://github.com/pytorch/"
+                           "pytorch/issues/new?template=bug-report.yml to report this bug.")
+
+    def set_extra_state(self, state: Any) -> None:
+        """Take back what ``get_extra_state`` gave (see there); the base refuses as torch's."""
+        raise RuntimeError("Reached a code path in Module.set_extra_state() that should never "
+                           "be called. Please file an issue at https://github.com/pytorch/"
+                           "pytorch/issues/new?template=bug-report.yml to report this bug.")
 
     def register_state_dict_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
         """Call ``hook(module, prefix, keep_vars)`` before ``state_dict`` saves the module.
@@ -899,14 +957,21 @@ class Module:
         own = {f"{prefix}.{name}" if prefix else name: value
                for prefix, module in self.named_modules(remove_duplicate=False)
                for name, value in module._local_state()}
+        extra = {f"{prefix}.{_EXTRA_STATE_KEY}" if prefix else _EXTRA_STATE_KEY: module
+                 for prefix, module in self.named_modules(remove_duplicate=False)
+                 if _has_extra_state(module)}  # (torch's: set_extra_state loads it)
         state_dict = {**self._defaulted_state(own), **state_dict}
-        missing = reported[0] + [key for key in own if key not in state_dict]
-        unexpected = reported[1] + [key for key in state_dict if key not in own]
+        missing = reported[0] + [key for key in [*own, *extra] if key not in state_dict]
+        unexpected = reported[1] + [key for key in state_dict
+                                    if key not in own and key not in extra]
         errors = reported[2]
         with grad_mode._recording(False):
             for key, target in own.items():
                 if key in state_dict:
                     errors += self._load_one(key, target, state_dict[key], assign)
+            for key, module in extra.items():
+                if key in state_dict:
+                    module.set_extra_state(state_dict[key])
         _run_load_post_hooks(self, _IncompatibleKeys(missing, unexpected))
         if strict and unexpected:
             errors.insert(0, f"Unexpected key(s) in state_dict: {_quoted(unexpected)}. ")

@@ -172,6 +172,26 @@ class Optimizer:
             if defaults.get("foreach"):
                 raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
 
+    def __getstate__(self) -> dict[str, Any]:
+        """torch's pickled state: the settings, the state and the groups (not the hooks, nor
+        a scheduler's wrapper of ``step``, which cannot be pickled)."""
+        return {"defaults": self.defaults, "state": self.state,
+                "param_groups": self.param_groups}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """torch's unpickling: the state, with no hooks.
+
+        >>> import pickle
+        >>> opt = optim.SGD(nn.Linear(1, 1).parameters(), lr=0.1)
+        >>> pickle.loads(pickle.dumps(opt)).param_groups[0]["lr"]
+        0.1
+        """
+        self.__dict__.update(state)
+        for kind in ("step_pre", "step_post", "state_dict_pre", "state_dict_post",
+                     "load_state_dict_pre", "load_state_dict_post"):
+            self.__dict__.setdefault(f"_optimizer_{kind}_hooks", {})
+        self.defaults.setdefault("differentiable", False)
+
     def _check_update(self, p: Tensor, group: dict[str, Any]) -> None:
         """torch's refusals of updating ``p`` as its group asks: capturable=True off the
         devices torch captures on; with ``differentiable`` (torch's step runs in grad mode)

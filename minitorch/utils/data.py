@@ -23,7 +23,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from .. import accelerator
-from .._random import randperm
 from .._tensor import Tensor
 from ..ops.shape import stack
 from .sampler import (
@@ -34,6 +33,7 @@ from .sampler import (
     SequentialSampler,
     SubsetRandomSampler,
     WeightedRandomSampler,
+    _public,
     draw_seed,
 )
 
@@ -84,10 +84,10 @@ class ConcatDataset(Dataset):
 
     def __init__(self, datasets: Iterable[Any]) -> None:
         self.datasets = list(datasets)
-        assert len(self.datasets) > 0, "datasets should not be an empty iterable"
-        for d in self.datasets:
-            assert not isinstance(d, IterableDataset), \
-                "ConcatDataset does not support IterableDataset"
+        if not self.datasets:  # (torch's assert statements)
+            raise AssertionError("datasets should not be an empty iterable")
+        if any(isinstance(d, IterableDataset) for d in self.datasets):
+            raise AssertionError("ConcatDataset does not support IterableDataset")
         self.cumulative_sizes = list(itertools.accumulate(len(d) for d in self.datasets))
 
     def __len__(self) -> int:
@@ -101,6 +101,13 @@ class ConcatDataset(Dataset):
         which = bisect.bisect_right(self.cumulative_sizes, idx)
         start = self.cumulative_sizes[which - 1] if which else 0
         return self.datasets[which][idx - start]
+
+
+def _chained(dataset: Any) -> Any:
+    """A dataset of a ChainDataset, which must be iterable-style (torch's assert)."""
+    if not isinstance(dataset, IterableDataset):
+        raise AssertionError("ChainDataset only supports IterableDataset")
+    return dataset
 
 
 class ChainDataset(IterableDataset):
@@ -120,14 +127,13 @@ class ChainDataset(IterableDataset):
 
     def __iter__(self) -> Iterator[Any]:
         for d in self.datasets:
-            assert isinstance(d, IterableDataset), "ChainDataset only supports IterableDataset"
+            _chained(d)
             yield from d
 
     def __len__(self) -> int:
         total = 0
         for d in self.datasets:
-            assert isinstance(d, IterableDataset), "ChainDataset only supports IterableDataset"
-            total += len(d)
+            total += len(_chained(d))
         return total
 
 
@@ -227,7 +233,7 @@ def random_split(dataset: Any, lengths: Sequence[float], generator: Any = None) 
         lengths = _lengths_of_fractions(lengths, n)
     if sum(lengths) != n:
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
-    order = randperm(sum(lengths), generator=generator).tolist()  # torch's: ints only
+    order = _public("randperm")(sum(lengths), generator=generator).tolist()  # torch's: ints only
     starts = [sum(lengths[:i]) for i in range(len(lengths))]
     return [Subset(dataset, order[s:s + k]) for s, k in zip(starts, lengths)]
 
