@@ -41,6 +41,9 @@ array([0.       , 1.1752012], dtype=float32)
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 from ._libm import dekker_split, fma_split, fmaf
@@ -608,3 +611,15 @@ def lgammaf(a: np.ndarray) -> np.ndarray:
         r = y[0] + y[1]
         pole = np.isinf(a) | ((a <= 0) & (a == np.trunc(a))) | (~np.isnan(a) & np.isnan(r))
         return np.where(pole, _F(np.inf), r).astype(np.float32)
+
+
+def lgammaf_or(fallback: Callable[[Any, Any], Any], xp: Any, a: Any) -> Any:
+    """:func:`lgammaf` of a float32 host array (torch's CPU kernel, bit for bit), else
+    ``fallback(xp, a)``: another array module's (CuPy's) or another dtype's lgamma.
+
+    >>> lgammaf_or(None, np, np.float32([0.5])).tolist()
+    [0.5723649263381958]
+    """
+    if isinstance(a, (np.ndarray, np.generic)) and a.dtype == np.float32:
+        return lgammaf(a).reshape(np.shape(a))
+    return fallback(xp, a)

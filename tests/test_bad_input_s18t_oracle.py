@@ -54,10 +54,12 @@ def test_a_dim_past_int64_overflows_in_the_parser(program: str) -> None:
 
 @pytest.mark.parametrize("program", ["L.ones(2).sum((2 ** 63,))", "L.ones(2).flip((0, 2 ** 63))"])
 def test_a_dim_past_int64_in_a_list(program: str) -> None:
-    """torch's message goes on with its C++ stack after the quoted error; minitorch's stops."""
+    """torch's quoted error names its C++ source, then lists its stack's frames (this
+    machine's paths); minitorch's has the same words without the frames."""
     want, got = run(torch, f"R = {program}"), run(mt, f"R = {program}")
     assert got[0] == want[0] == "TypeError"
-    assert want[1].startswith(got[1][:-1] + "\nException raised from")
+    head = "(most recent call first):\n"
+    assert got[1] == want[1][:want[1].index(head) + len(head)] + '"', (got[1], want[1])
 
 
 @pytest.mark.parametrize("key", [

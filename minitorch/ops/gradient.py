@@ -80,10 +80,11 @@ def _read(input: Tensor, spacing: Any, dim: Any, edge_order: Any) -> tuple:
             f"{len(steps)} and a dim argument of length {len(dims)}.")
     if edge_order not in (1, 2):
         raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    named = dims
     if dim is not None:
         dims = list(_args.dims("gradient", dims, input.dim()))
     if not input.dim() and dims:  # a 0-d input has no size to read: torch's words
-        _args.wrap_dim(dims[0], 0, scalar=False)
+        _args.wrap_dim(named[0], 0, scalar=False)
     if any(input.shape[d] < edge_order + 1 for d in dims):
         raise RuntimeError("torch.gradient expected each dimension size to be at least "
                            "edge_order+1")
