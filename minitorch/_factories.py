@@ -332,6 +332,7 @@ def empty_strided(size: Any, stride: Any, *, dtype: D.dtype | None = None, devic
                            f"strides={list(stride)}")
     dtype = dtype or D.get_default_dtype()
     _args.check_alloc((backend.strided_storage(size, stride),), dtype.itemsize)
+    _args.check_holdable(size, dtype.itemsize)
     name = dtype.name
     array = _created(lambda xp: backend.strided_zeros(xp, size, stride,
                                                       backend.array_dtype(xp, name)), device)

@@ -115,8 +115,8 @@ def _resolve(shape_: tuple, numel: int) -> tuple:
         elif s < 0:
             raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape "
                                f"{list(shape_)}")
-        else:
-            known *= s
+        else:  # torch's int64 product, which wraps
+            known = (known * s + 2 ** 63) % 2 ** 64 - 2 ** 63
     if infer is None:
         if known != numel:
             raise RuntimeError(f"shape '{list(shape_)}' is invalid for input of size {numel}")
@@ -127,9 +127,18 @@ def _resolve(shape_: tuple, numel: int) -> tuple:
                 f"cannot reshape tensor of 0 elements into shape {list(shape_)} because the "
                 "unspecified dimension size -1 can be any value and is ambiguous")
         raise RuntimeError(f"shape '{list(shape_)}' is invalid for input of size {numel}")
-    if numel % known:
+    if known < 0 or numel % known:
         raise RuntimeError(f"shape '{list(shape_)}' is invalid for input of size {numel}")
     return tuple(numel // known if s == -1 else s for s in shape_)
+
+
+def _target(fn: str, self: Tensor, shape_: Any, name: str = "size") -> tuple:
+    """The shape ``reshape``/``view`` make of ``self``: its -1 inferred; then torch counts
+    its elements (an overflow is refused), and numpy must be able to hold it."""
+    target = _resolve(_args.sizes(fn, shape_, name, check_negative=False), self.numel())
+    _args.check_numel(target)
+    _args.check_holdable(target, self.dtype.itemsize)
+    return target
 
 
 @_args.sizes_by_keyword("shape")
@@ -140,8 +149,7 @@ def reshape(self: Tensor, *shape_: Any) -> Tensor:
     >>> minitorch.ones(2, 3).t().reshape(-1).shape
     torch.Size([6])
     """
-    target = _resolve(_args.sizes("reshape", shape_, "shape", check_negative=False),
-                      self.numel())
+    target = _target("reshape", self, shape_, "shape")
     return profiler.run_op("aten::reshape", "aten::reshape", lambda: _reshaped(self, target),
                            (self, target))
 
@@ -176,7 +184,7 @@ def view(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     kind, value = _view_form(args, kwargs)
     if kind == "dtype":
         return _view_dtype(self, value)
-    target = _resolve(_args.sizes("view", value, check_negative=False), self.numel())
+    target = _target("view", self, value)
     if not _viewable(self, target):
         raise RuntimeError(
             "view size is not compatible with input tensor's size and stride (at least one "

@@ -126,6 +126,7 @@ def as_strided(input: Tensor, size: Any, stride: Any, storage_offset: Any = None
             raise RuntimeError("numel: integer multiplication overflow")
         raise RuntimeError(f"minitorch cannot make a view with a negative size ({list(sizes)});"
                            " torch makes an empty one")
+    _args.check_holdable(sizes, item)
     return AsStrided.apply(input, sizes=sizes, strides=strides, offset=offset)
 
 

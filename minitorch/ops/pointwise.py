@@ -1465,6 +1465,7 @@ def pow(input: Any, exponent: Any) -> Tensor:
     tensor([4., 9.])
     """
     _tensor_operand("pow", input, exponent, "exponent")
+    input, exponent = _args.numpy_scalar(input), _args.numpy_scalar(exponent)  # as torch reads
     if not isinstance(input, Tensor):
         return PowScalarBase.apply(exponent, base=input)
     if isinstance(exponent, Tensor):
