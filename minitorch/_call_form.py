@@ -33,6 +33,8 @@ _TAKES = re.compile(r"(\w+)\(\) takes (?:from (\d+) to )?(\d+) positional argume
                     r"(?:were|was) given")
 _MISSING = re.compile(r'(\w+)\(\) missing \d+ required positional arguments?: ".*')
 _ELEMENT = re.compile(r"(must be .*), but found element of type \S+ at pos \d+")
+_TENSOR_ELEMENT = re.compile(r"expected Tensor as element (\d+) in argument (\d+)(, but got .*)",
+                             re.S)
 _MULTIPLE = re.compile(r"(\w+)\(\) got multiple values for argument '\w+'")
 # Python's own refusals of a call's arguments (the function named by its qualified name)
 _PYTHON_TAKES = re.compile(r"\S+\(\) takes (?:from \d+ to )?(\d+) positional arguments? but "
@@ -279,6 +281,11 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
         unknown = next((k for k in kwargs if k not in parameters or (method and k == "out")),
                        unexpected[1])
         return f"{name}() got an unexpected keyword argument '{unknown}'"
+    element = _TENSOR_ELEMENT.fullmatch(message)
+    if element and method and parameters[:1] != ["self"] and int(element[2]):
+        # torch counts the arguments after a method's tensor
+        return f"expected Tensor as element {element[1]} in argument {int(element[2]) - 1}" \
+            f"{element[3]}"
     refusal = _ARGUMENT.fullmatch(message)
     if refusal and refusal[1] == name and (refusal[3] or refusal[4].startswith("must be ")):
         fn, argument, position, should = refusal.groups()  # ("failed to unpack" has none)

@@ -55,6 +55,7 @@ from .ops import (
     gamma,
     gather,
     hardshrink,
+    householder,
     hyperbolic,
     index_reduce,
     index_write,
@@ -92,6 +93,7 @@ from .ops import (
     take,
     tensor_split,
     triangle,
+    triangular_solve,
     trig,
     unary_more,
     unique,
@@ -1434,6 +1436,9 @@ _METHODS.update({name: getattr(decompositions, name) for name in (
     "svd", "qr", "slogdet", "logdet", "pinverse", "cholesky", "cholesky_solve",
     "cholesky_inverse")})
 _METHODS["lu"] = lu_factorization.lu
+_METHODS["lu_solve"] = lu_factorization.lu_solve
+_METHODS.update({"geqrf": householder.geqrf, "orgqr": householder.orgqr,
+                 "triangular_solve": triangular_solve.triangular_solve})
 _METHODS.update({"inner": products.inner, "kron": products.kron, "vdot": products.vdot,
                  "matrix_power": products.matrix_power, "cross": cross.cross})
 _METHODS.update({"diff": differences.diff, "cov": statistics.cov,

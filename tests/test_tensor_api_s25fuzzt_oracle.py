@@ -85,3 +85,137 @@ def test_an_empty_shape_numpy_cannot_hold_is_refused_plainly(make: Any) -> None:
 def torch_lib() -> Any:
     import torch
     return torch
+
+
+# ------------------------------------------------ as_strided_: in place, torch's geometry
+
+@pytest.mark.parametrize("args", [((2,), (-1,)), ((2, 3), (1,)), ((2,), (1,), -1),
+                                  ((2,), (1,), 100), ((2 ** 62, 2 ** 62), (1, 1)), ((-1,), (1,)),
+                                  ((2, 2), (1, 2), 1), ((3,), (2,)), ("a",), (), ((2,),),
+                                  (3, (1,))])
+@pytest.mark.parametrize("base", ["own", "slice", "leaf", "nonleaf"])
+@pytest.mark.parametrize("name", ["as_strided", "as_strided_"])
+def test_as_strided_in_place(args: tuple, base: str, name: str) -> None:
+    def program(L: Any) -> Any:
+        x = L.arange(6.)
+        if base == "slice":
+            x = x[1:]
+        if base == "leaf":
+            x.requires_grad_()
+        if base == "nonleaf":
+            x = x.requires_grad_() * 1
+        r = getattr(x, name)(*args)
+        grads = None
+        if base == "nonleaf":
+            r.sum().backward()
+            grads = x.grad_fn.next_functions[0][0].variable.grad
+        return (r.detach(), r.storage_offset(), r.stride(), r is x, x._version,
+                r.grad_fn.name() if r.grad_fn else None, grads)
+    _quiet(program)
+
+
+def test_as_strided_function_in_place() -> None:
+    _quiet(lambda L: L.as_strided_(L.arange(4.), (2,), (2,), 1))
+
+
+# ------------------------------- index_put(_): the parser's type of indices; a method's count
+
+@pytest.mark.parametrize("args", [("a",), (True,), ("x",), (0, "x"), ((0,), 1, True),
+                                  ([0, "m"], "x"), ()])
+@pytest.mark.parametrize("name", ["index_put", "index_put_"])
+@pytest.mark.parametrize("method", [True, False])
+def test_index_put_refuses_as_torch(args: tuple, name: str, method: bool) -> None:
+    def program(L: Any) -> Any:
+        x = L.zeros(3, 3)
+        given = [x if a == "x" else a for a in args]
+        given = [[x > 0 if v == "m" else v for v in a] if isinstance(a, list) else a
+                 for a in given]
+        return getattr(x, name)(*given) if method else getattr(L, name)(x, *given)
+    _quiet(program)
+
+
+# ------------------------------------ unique(_consecutive): boolean_dispatch asks bool(flag)
+
+@pytest.mark.parametrize("flag", [lambda L: L.ones(3), lambda L: L.ones(0),
+                                  lambda L: L.ones(1), "a", None])
+@pytest.mark.parametrize("keyword", ["return_inverse", "return_counts"])
+@pytest.mark.parametrize("name", ["unique", "unique_consecutive"])
+def test_unique_flags_are_asked_their_truth(flag: Any, keyword: str, name: str) -> None:
+    def program(L: Any) -> Any:
+        value = flag(L) if callable(flag) else flag
+        return getattr(L, name)(L.tensor([1., 1., 2.]), **{keyword: value})
+    _quiet(program)
+
+
+# --------------------------------------------------------- sum_to_size(()) sums everything
+
+@pytest.mark.parametrize("dtype", ["bool", "int32", "uint8", "float16", "float32"])
+@pytest.mark.parametrize("shapes", [((), ()), ((2, 3), ()), ((2, 3), (2, 3)), ((2, 3), (1, 3))])
+def test_sum_to_size_of_no_shape(dtype: str, shapes: tuple) -> None:
+    have, want = shapes
+    _quiet(lambda L: L.ones(have, dtype=getattr(L, dtype)).sum_to_size(want))
+
+
+# ------------------------------------------- tensor_split: a numpy integer is the int it holds
+
+@pytest.mark.parametrize("value", [np.int64(0), np.uint8(2), np.int32(-1), np.uint64(2 ** 63),
+                                   np.bool_(True), np.float32(2), np.array(2)])
+@pytest.mark.parametrize("form", ["method", "function", "keyword"])
+def test_tensor_split_numpy_sections(value: Any, form: str) -> None:
+    def program(L: Any) -> Any:
+        x = L.arange(5)
+        if form == "method":
+            return x.tensor_split(value)
+        return L.tensor_split(x, value) if form == "function" else x.tensor_split(sections=value)
+    _quiet(program)
+
+
+# ------------------------------------ lerp_: autograd's leaf check, then dtypes, then overlap
+
+LERP_CASES = {
+    "leaf, bool end": lambda L, b: L.ones(3, requires_grad=True).lerp_(
+        L.ones(3, dtype=L.bool), 2 ** 63),
+    "leaf, long end": lambda L, b: L.ones(3, dtype=L.float64, requires_grad=True).lerp_(
+        L.ones(3, dtype=L.int64), L.ones(3, dtype=L.float64)),
+    "leaf, shape": lambda L, b: L.ones(3, requires_grad=True).lerp_(L.ones(4), 0.5),
+    "overlap": lambda L, b: b[1:4].lerp_(b[0:3], 0.5),
+    "overlap, dtype": lambda L, b: b[1:4].lerp_(b[0:3].long(), 0.5),
+    "overlap, weight dtype": lambda L, b: b[1:4].lerp_(b[0:3], L.ones(3, dtype=L.float64)),
+    "overlap, shape": lambda L, b: b[1:4].lerp_(b[0:4], 0.5),
+}
+
+
+@pytest.mark.parametrize("case", LERP_CASES)
+def test_lerp_in_place_check_order(case: str) -> None:
+    _quiet(lambda L: LERP_CASES[case](L, L.arange(6.)))
+
+
+# ------------------------- the older linalg names: orgqr, lu_solve, and the missing methods
+
+def _linalg_cases(L: Any) -> dict:
+    x = L.tensor([[2., 1., 0.], [1., 3., 1.], [0., 1., 4.]])
+    lu, piv = L.linalg.lu_factor(x)
+    a, tau = L.geqrf(x)
+    return {
+        "orgqr": lambda: L.orgqr(a, tau), "orgqr method": lambda: a.orgqr(tau),
+        "orgqr missing": lambda: L.orgqr(x), "orgqr 0-d": lambda: x.orgqr(L.ones(())),
+        "orgqr dtype": lambda: L.orgqr(x, L.ones(3, dtype=L.float64)),
+        "orgqr bool": lambda: x.orgqr(True),
+        "lu_solve": lambda: L.lu_solve(L.ones(3, 1), lu, piv),
+        "lu_solve method": lambda: L.ones(3, 2).lu_solve(lu, piv),
+        "lu_solve missing": lambda: L.lu_solve(x), "lu_solve None": lambda: x.lu_solve(x, None),
+        "lu_solve int64 pivots": lambda: L.lu_solve(x, x, L.ones(3, dtype=L.int64)),
+        "geqrf method": lambda: x.geqrf(), "geqrf argument": lambda: x.geqrf(1),
+        "geqrf int16": lambda: L.ones(2, 2, dtype=L.int16).geqrf(),
+        "triangular_solve method": lambda: L.ones(3, 1).triangular_solve(x),
+        "triangular_solve int upper": lambda: x.triangular_solve(x, 1),
+        "triangular_solve missing": lambda: L.ones(0, dtype=L.int16).triangular_solve(),
+        "triangular_solve dtypes first": lambda: L.ones(2, 2, 2, dtype=L.uint8).triangular_solve(
+            L.ones(3, 0, dtype=L.int8)),
+        "triangular_solve square": lambda: L.triangular_solve(L.ones(2, 2), L.ones(3, 0)),
+    }
+
+
+@pytest.mark.parametrize("case", list(_linalg_cases(minitorch)))
+def test_older_linalg_names(case: str) -> None:
+    _quiet(lambda L: _linalg_cases(L)[case]())

@@ -538,6 +538,7 @@ def _refuse_no_indices(input: Tensor, values: Tensor, no_fill: bool) -> None:
             'cpu/IndexKernelUtils.h":8, please report a bug to PyTorch. ')
 
 
+@_call_form.parser_types(indices="tuple of Tensors")
 def index_put(input: Tensor, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:
     """A copy of ``input`` with ``values`` written at ``input[indices]`` (a tuple of index
     tensors), or added there with ``accumulate`` (repeated indices add up).
@@ -551,6 +552,7 @@ def index_put(input: Tensor, indices: Any, values: Tensor, accumulate: bool = Fa
     return (IndexPutAccumulate if accumulate else IndexPut).apply(input, values, key=key)
 
 
+@_call_form.parser_types(indices="tuple of Tensors")
 def index_put_(input: Tensor, indices: Any, values: Tensor, accumulate: bool = False
                ) -> Tensor:
     """In-place ``index_put``.

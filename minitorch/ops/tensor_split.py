@@ -74,6 +74,8 @@ def _indices_or_sections(input: Tensor, arg: Any, dim: Any) -> Any:
                                "zero-dimensional or one-dimensional tensor, but got a tensor "
                                f"with {arg.dim()} dims")
         return int(arg.item()) if arg.dim() == 0 else tuple(int(i) for i in arg.tolist())
+    if _args.is_array(arg) and arg.shape == () and _args.as_int(arg) is not None:
+        arg = _args.as_int(arg)  # a numpy integer: the int it holds, to torch's parser
     if isinstance(arg, bool) or not isinstance(arg, (int, tuple, list)) or \
             _args.as_int(dim) is None:
         raise _args.invalid_combination("tensor_split", (arg,), *_SIGNATURES)
