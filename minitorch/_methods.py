@@ -633,7 +633,9 @@ def div_(self: Tensor, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Ten
     _inplace_other("div_", other)
     if rounding_mode is not _args.OMITTED:
         pointwise.rounding_mode_value(rounding_mode)
-        if isinstance(other, Tensor):  # its shapes before the kernel's division by zero
+        if rounding_mode is not None:  # the shapes and the cast before a division by zero
+            _inplace_checks(self, _args.numpy_scalar(other))
+        elif isinstance(other, Tensor):
             check_inplace_operands(self, other)
         return _binary_(self, pointwise.div, other, rounding_mode=rounding_mode)
     return _binary_(self, pointwise.div, other, ufunc="divide")

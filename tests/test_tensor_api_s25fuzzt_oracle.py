@@ -219,3 +219,46 @@ def _linalg_cases(L: Any) -> dict:
 @pytest.mark.parametrize("case", list(_linalg_cases(minitorch)))
 def test_older_linalg_names(case: str) -> None:
     _quiet(lambda L: _linalg_cases(L)[case]())
+
+
+# ------------- an in-place rounded division: the cast of the result before a zero divisor's
+
+@pytest.mark.parametrize("dtype", ["bool", "int16", "uint8", "float32"])
+@pytest.mark.parametrize("other", ["int16", "float32", "bool", 0, 2, 0.0, np.int64(0), "shape"])
+@pytest.mark.parametrize("how", ["div floor", "div trunc", "div None", "floor_divide_",
+                                 "remainder_", "fmod_"])
+def test_inplace_division_checks_the_cast_first(dtype: str, other: Any, how: str) -> None:
+    def program(L: Any) -> Any:
+        a = L.tensor([1, 0, 3, 1]).to(getattr(L, dtype))
+        if other == "shape":
+            b = L.ones(3, dtype=L.int64)
+        elif isinstance(other, str):
+            b = L.tensor([0, 1, 2, -1]).to(getattr(L, other))
+        else:
+            b = other
+        if how.startswith("div"):
+            mode = how.split()[1]
+            return a.div_(b, rounding_mode=None if mode == "None" else mode)
+        return getattr(a, how)(b)
+    _quiet(program)
+
+
+# ---------------------------- histogram: one node without a derivative when something needs
+
+HISTOGRAMS = {
+    "bins": lambda L, x: L.histogram(x, L.tensor([0., 0.3, 1.], requires_grad=True)),
+    "weight": lambda L, x: L.histogram(x, 3, weight=L.ones(2, 2, requires_grad=True)),
+    "input": lambda L, x: L.histogram(x.clone().requires_grad_(), 3),
+    "none": lambda L, x: L.histogram(x, 3, density=True),
+}
+
+
+@pytest.mark.parametrize("case", HISTOGRAMS)
+def test_histogram_records_no_derivative(case: str) -> None:
+    def program(L: Any) -> Any:
+        hist, edges = HISTOGRAMS[case](L, L.tensor([[0.1, 0.5], [0.7, 0.2]]))
+        nodes = [type(t.grad_fn).__name__ if t.grad_fn else None for t in (hist, edges)]
+        if hist.requires_grad:
+            hist.sum().backward()
+        return hist.detach(), edges.detach(), nodes
+    _quiet(program)
