@@ -262,3 +262,37 @@ def test_histogram_records_no_derivative(case: str) -> None:
             hist.sum().backward()
         return hist.detach(), edges.detach(), nodes
     _quiet(program)
+
+
+# ------------- the parser reads every type before any value; a dim takes no tensor of dims
+
+BIG_DIM = 2 ** 63
+PARSER_ORDER = {
+    "topk largest": lambda L, x: x.topk(1, dim=BIG_DIM, largest=1),
+    "topk sorted": lambda L, x: x.topk(BIG_DIM, dim=0, sorted="a"),
+    "nanmedian": lambda L, x: x.nanmedian(BIG_DIM, keepdim="a"),
+    "median": lambda L, x: x.median(0, keepdim=None),
+    "mode": lambda L, x: x.mode(BIG_DIM, keepdim="a"),
+    "cumsum": lambda L, x: x.cumsum(BIG_DIM, dtype="a"),
+    "cumprod_": lambda L, x: x.cumprod_(BIG_DIM, dtype="a"),
+    "norm of ints": lambda L, x: L.norm(x.int(), dim=BIG_DIM),
+    "argmin": lambda L, x: x.argmin(L.tensor([[0]]), 0),
+    "max": lambda L, x: x.max(L.tensor([[0]]), 0),
+    "min": lambda L, x: x.min(L.tensor([0]), 1),
+    "aminmax": lambda L, x: x.aminmax(dim=L.tensor([0]), keepdim=1),
+    "prod": lambda L, x: x.prod(L.tensor([[1]]), 0),
+    "split": lambda L, x: x.split(1, L.tensor([1])),
+    "tensor_split": lambda L, x: x.tensor_split(2, L.tensor([1])),
+    "scatter": lambda L, x: x.scatter(L.tensor([0]), L.tensor([[0]]), 1.0),
+    "argmax 0-d": lambda L, x: x.argmax(L.tensor(1), 1),
+}
+
+
+@pytest.mark.parametrize("case", PARSER_ORDER)
+def test_parser_types_before_values(case: str) -> None:
+    def program(L: Any) -> Any:
+        try:
+            return PARSER_ORDER[case](L, L.ones(2, 3))
+        except (TypeError, ValueError) as e:  # torch's C++ trace after an int's overflow
+            raise type(e)(str(e).split("\nException raised from")[0].rstrip('"')) from None
+    _quiet(program)

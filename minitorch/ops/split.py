@@ -96,7 +96,7 @@ def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple:
                                         "Tensor input, int split_size, int dim = 0",
                                         "Tensor input, tuple of ints split_size, int dim = 0")
     if isinstance(size, int):
-        if _args.as_int(dim) is None:  # every type before any value, as torch's parser
+        if _args.as_param_int(dim, "dim") is None:  # every type before any value
             raise _args.invalid_combination("split", (tensor, size, dim),
                                             "Tensor input, int split_size, int dim = 0",
                                             "Tensor input, tuple of ints split_size, int dim = 0")
