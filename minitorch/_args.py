@@ -510,6 +510,15 @@ def check_alloc(shape: tuple, itemsize: int) -> None:
                            f"{numel * itemsize} bytes. Error code 12 (Cannot allocate memory)")
 
 
+def int64_wrapped(value: int) -> int:
+    """An int as torch's int64 arithmetic leaves it: its low 64 bits, signed.
+
+    >>> int64_wrapped(2 ** 63), int64_wrapped(3 * (2 ** 63 - 1))
+    (-9223372036854775808, 9223372036854775805)
+    """
+    return (value + 2 ** 63) % 2 ** 64 - 2 ** 63
+
+
 def check_numel(shape: tuple) -> None:
     """torch's count of a shape's elements: a checked running product, so it overflows even
     before a later 0.

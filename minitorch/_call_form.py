@@ -571,7 +571,8 @@ def _first_type_error(name: str, params: tuple, args: tuple, kwargs: dict,
             return None  # missing: Python's (torch's) message stands
         else:
             continue
-        if kind is None or (optional and value is None) or kind[1](value) or (
+        if kind is None or (optional and value is None) or (kind[1](value) and (
+                kind[0] != "int" or _args.as_param_int(value, pname, name) is not None)) or (
                 kind[0] == "Tensor" and name.rstrip("_") in NUMBERS_AS_TENSORS and
                 isinstance(value, (int, float, complex))):
             continue
@@ -994,7 +995,7 @@ def function(fn: Callable) -> Callable:
 PYTHON_METHODS = frozenset({
     "backward", "register_hook", "register_post_accumulate_grad_hook", "dim_order",
     "is_shared", "share_memory_", "split", "norm", "storage", "unflatten", "unique",
-    "unique_consecutive", "resize", "resize_as"})
+    "unique_consecutive", "resize", "resize_as", "lstsq"})
 # torch's functions written in Python (torch/functional.py, ...), which its parser never sees
 PYTHON_FUNCTIONS = frozenset({
     "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shapes", "einsum", "norm", "split",

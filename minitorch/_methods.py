@@ -118,7 +118,7 @@ def _resolve(shape_: tuple, numel: int) -> tuple:
             raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape "
                                f"{list(shape_)}")
         else:  # torch's int64 product, which wraps
-            known = (known * s + 2 ** 63) % 2 ** 64 - 2 ** 63
+            known = _args.int64_wrapped(known * s)
     if infer is None:
         if known != numel:
             raise RuntimeError(f"shape '{list(shape_)}' is invalid for input of size {numel}")

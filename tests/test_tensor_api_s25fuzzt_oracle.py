@@ -296,3 +296,30 @@ def test_parser_types_before_values(case: str) -> None:
         except (TypeError, ValueError) as e:  # torch's C++ trace after an int's overflow
             raise type(e)(str(e).split("\nException raised from")[0].rstrip('"')) from None
     _quiet(program)
+
+
+# ---------------------------------- more parser orders, and repeat's int64 sizes as torch's
+
+MORE_ORDER = {
+    "lu pivot None": lambda L, x: x.lu(None),
+    "lu pivot tensor": lambda L, x: L.lu(x, x, True),
+    "lu pivot int": lambda L, x: x.lu(pivot=0),
+    "svd some": lambda L, x: L.ones(2, 2, dtype=L.int32).svd(x),
+    "svd compute_uv": lambda L, x: L.svd(x, True, "a"),
+    "index_copy_ dim first": lambda L, x: x.index_copy_(True, np.uint64(2 ** 63), 1.5),
+    "index_copy_ None dim": lambda L, x: x.index_copy_(None, -1, None),
+    "index_copy_ tensor dim": lambda L, x: x.index_copy_(L.tensor([True])),
+    "lerp_ tuple end": lambda L, x: x.lerp_((0,), np.uint64(2 ** 63)),
+    "lerp tuple end": lambda L, x: L.lerp(x, (0,), np.uint64(2 ** 63)),
+    "renorm_ tensor dim": lambda L, x: x.renorm_(3, L.tensor([True])),
+    "lstsq method missing": lambda L, x: x.lstsq(),
+    "lstsq method too many": lambda L, x: x.lstsq(x, None),
+    "repeat negative": lambda L, x: L.ones(4).repeat(2 ** 63 - 1),
+    "repeat 2**62": lambda L, x: L.ones(0, 3).repeat(3, 1, 2 ** 62),
+    "repeat overflow": lambda L, x: L.ones(3).repeat(2 ** 62, 2, 2 ** 63 - 1),
+}
+
+
+@pytest.mark.parametrize("case", MORE_ORDER)
+def test_more_parser_orders(case: str) -> None:
+    _quiet(lambda L: MORE_ORDER[case](L, L.ones(2, 2)))

@@ -196,8 +196,9 @@ class IndexCopy(Op):
 
 
 def _index_copy_checked(fn: str, input: Tensor, dim: Any, index: Any, source: Any) -> tuple:
-    _args.tensor_args(fn, (input, "input", 1), (index, "index", 3), (source, "source", 4))
-    d = _args.integer(fn, dim, "dim", 1)  # parsed, then autograd's refusal, then its range
+    _args.tensor_args(fn, (input, "input", 1))
+    d, _, _ = _args.parsed(fn, ("int", dim, "dim", 1), ("tensor", index, "index", 3),
+                           ("tensor", source, "source", 4))  # then autograd's, then the range
     if fn.endswith("_"):
         check_inplace_allowed(input, source)
     d = _args.wrap_dim(d, input.dim())

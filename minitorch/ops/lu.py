@@ -295,6 +295,8 @@ def lu(A: Tensor, pivot: bool = True, get_infos: bool = False, out: Any = None) 
                       "compute_pivots)", UserWarning, stacklevel=2)
     if out is not None:
         raise NotImplementedError("minitorch's lu takes no out=; use the tensors it returns")
+    _args.tensor_args("_lu_with_info", (A, "input", 1))  # the op torch's Python calls
+    _args.flag("_lu_with_info", pivot, "pivot")
     factors = linalg_lu_factor_ex(A, pivot=pivot)
     return tuple(factors) if get_infos else (factors.LU, factors.pivots)
 

@@ -144,6 +144,8 @@ def lerp(input: Tensor, end: Tensor, weight: Tensor | Number) -> Tensor:
     >>> minitorch.lerp(minitorch.zeros(2), minitorch.ones(2), minitorch.tensor([0.25, 1.]))
     tensor([0.2500, 1.0000])
     """
+    if not isinstance(end, Tensor):  # no signature matches, before the weight is read
+        _lerp_parsed(input, end, weight)
     weight = _args.numpy_scalar(weight)
     common = _lerp_type(input, end, weight)
     if not common.is_floating_point:
@@ -162,6 +164,8 @@ def lerp_(self: Tensor, end: Tensor, weight: Tensor | Number) -> Tensor:
     >>> minitorch.zeros(2).lerp_(minitorch.ones(2), minitorch.tensor(0.25))
     tensor([0.2500, 0.2500])
     """
+    if not isinstance(end, Tensor):  # no signature matches, before the weight is read
+        _lerp_parsed(self, end, weight)
     weight = _args.numpy_scalar(weight)
     _lerp_parsed(self, end, weight)
     check_inplace_allowed(self, overlap=False)  # autograd's check, before the kernel's

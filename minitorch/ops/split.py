@@ -235,7 +235,7 @@ def repeat(self: Tensor, *repeats: Any) -> Tensor:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
                            "of dimensions of tensor")
     shape = (1,) * (len(counts) - self.dim()) + tuple(self.shape)
-    target = [c * s for c, s in zip(counts, shape)]
+    target = [_args.int64_wrapped(c * s) for c, s in zip(counts, shape)]  # torch's int64
     for c in target:
         if c < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {c}: {target}")
