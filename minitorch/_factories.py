@@ -726,7 +726,7 @@ def resize_as_(input: Tensor, the_template: Tensor, *, memory_format: Any = None
     """
     _args.tensor_args("resize_as_", (input, "input", 1), (the_template, "the_template", 2))
     _layout.checked("resize_as_", memory_format)
-    return resize_(input, *the_template.shape)
+    return resize_(input, tuple(the_template.shape))  # (a 0-d template: no sizes at all)
 
 
 class Resize(Function):

@@ -323,3 +323,12 @@ MORE_ORDER = {
 @pytest.mark.parametrize("case", MORE_ORDER)
 def test_more_parser_orders(case: str) -> None:
     _quiet(lambda L: MORE_ORDER[case](L, L.ones(2, 2)))
+
+
+@pytest.mark.parametrize("template", [(), (3,), (2, 2), (0,)])
+def test_resize_as_to_any_shape(template: tuple) -> None:
+    def program(L: Any) -> Any:
+        x = L.arange(4.)
+        y = x.resize_as_(L.ones(template))
+        return y.shape, y.stride(), y is x, x._version
+    _quiet(program)
