@@ -332,3 +332,19 @@ def test_resize_as_to_any_shape(template: tuple) -> None:
         y = x.resize_as_(L.ones(template))
         return y.shape, y.stride(), y is x, x._version
     _quiet(program)
+
+
+PROD_ORDER = {
+    "dtype type before dim range": lambda L, x: L.ones((), dtype=L.int32).prod(
+        -2 ** 63, dtype=np.float32),
+    "keepdim str": lambda L, x: x.prod(1, "a"),
+    "dim range": lambda L, x: x.prod(5, True, dtype=L.float64),
+    "keepdim before overflow": lambda L, x: x.prod(2 ** 63, keepdim="a"),
+    "dtype str": lambda L, x: x.prod(1, dtype="a"),
+    "keepdim None": lambda L, x: x.prod(1, None),
+}
+
+
+@pytest.mark.parametrize("case", PROD_ORDER)
+def test_prod_parser_order(case: str) -> None:
+    _quiet(lambda L: PROD_ORDER[case](L, L.ones(2, 3)))

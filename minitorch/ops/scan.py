@@ -307,9 +307,9 @@ def prod(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, 
     if dim is _args.OMITTED:
         dt = _args.dtype("prod", dtype)
         return Prod.apply(_as_dtype(input, dt), dtype=dt)
-    if _args.as_param_int(dim, "dim") is None:  # the parser's types (dim's, keepdim's)
-        _args.integer("prod", dim, "dim", 2)
-    keepdim = _args.flag("prod", False if keepdim is _args.OMITTED else keepdim, "keepdim")
-    d = _args.dim("prod", dim, input.dim())  # the parser's checks before the conversion
-    dt = _args.dtype("prod", dtype)
+    _, keepdim, dt = _args.parsed(  # the parser's types (dim's, keepdim's, dtype's), values
+        "prod", ("int", dim, "dim", 2),
+        ("bool", False if keepdim is _args.OMITTED else keepdim, "keepdim", 3),
+        ("dtype", dtype, "dtype", None))
+    d = _args.dim("prod", dim, input.dim())  # then the dim's range
     return ProdDim.apply(_as_dtype(input, dt), dim=d, keepdim=keepdim, dtype=dt)
