@@ -348,3 +348,11 @@ PROD_ORDER = {
 @pytest.mark.parametrize("case", PROD_ORDER)
 def test_prod_parser_order(case: str) -> None:
     _quiet(lambda L: PROD_ORDER[case](L, L.ones(2, 3)))
+
+
+@pytest.mark.parametrize("dtypes", [("float16", "int32"), ("int32", "float16"), ("float32", "bool"),
+                                    ("float16", "float16"), ("float32", "float64")])
+@pytest.mark.parametrize("p", [2.0, -1.0])
+def test_cdist_checks_both_dtypes(dtypes: tuple, p: float) -> None:
+    _quiet(lambda L: L.cdist(L.ones(3, 2, dtype=getattr(L, dtypes[0])),
+                             L.ones(2, 2, dtype=getattr(L, dtypes[1])), p))
