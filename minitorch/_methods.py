@@ -381,7 +381,7 @@ def squeeze_(self: Tensor, dim: Any = _ALL) -> Tensor:
     except RuntimeError:
         try:
             _squeezed("squeeze_", self.detach(), dim)
-        except TypeError:
+        except (TypeError, ValueError):  # the parser's: a type, an int past int64
             raise
         except Exception:  # (the op's own checks come after autograd's refusal)
             pass

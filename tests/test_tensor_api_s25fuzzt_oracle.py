@@ -356,3 +356,25 @@ def test_prod_parser_order(case: str) -> None:
 def test_cdist_checks_both_dtypes(dtypes: tuple, p: float) -> None:
     _quiet(lambda L: L.cdist(L.ones(3, 2, dtype=getattr(L, dtypes[0])),
                              L.ones(2, 2, dtype=getattr(L, dtypes[1])), p))
+
+
+# ------------- an in-place op's parser (an int past int64) refuses before autograd's checks
+
+INPLACE_PARSER = {
+    "triu_": lambda x: x.triu_(2 ** 63), "tril_": lambda x: x.tril_(np.uint64(2 ** 63)),
+    "tril_ str": lambda x: x.tril_("a"), "squeeze_": lambda x: x.squeeze_(2 ** 63),
+    "clamp_max_": lambda x: x.clamp_max_(2 ** 63), "fmod_": lambda x: x.fmod_(2 ** 64),
+    "remainder_": lambda x: x.remainder_(2 ** 63),
+    "nan_to_num_": lambda x: x.nan_to_num_(2 ** 1100),
+    "logit_": lambda x: x.logit_(2 ** 1100), "round_": lambda x: x.round_(decimals=2 ** 63),
+}
+
+
+@pytest.mark.parametrize("case", INPLACE_PARSER)
+@pytest.mark.parametrize("kind", ["leaf", "expanded"])
+def test_inplace_parser_before_autograd(case: str, kind: str) -> None:
+    def program(L: Any) -> Any:
+        x = L.ones(2, 3, dtype=L.float64, requires_grad=True) if kind == "leaf" else \
+            L.ones(1, 3, dtype=L.float64).expand(2, 3)
+        return INPLACE_PARSER[case](x)
+    _quiet(program)

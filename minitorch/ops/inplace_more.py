@@ -80,7 +80,7 @@ def _parser_before_autograd(fn: Any, name: str, self: Tensor, args: tuple,
         try:
             with no_grad():
                 fn(self.detach(), *args, **kwargs)
-        except TypeError:
+        except (TypeError, ValueError, OverflowError):  # the parser's: a type, a big int
             raise
         except Exception:  # (the op's own checks come after autograd's refusal)
             pass
