@@ -244,7 +244,7 @@ from .backends.cuda import get_float32_matmul_precision, set_float32_matmul_prec
 from .func import vmap  # torch.vmap is torch.func.vmap
 from .ops import _out
 from .ops._cascade_sum import get_num_threads, set_num_threads
-from .ops.as_strided import as_strided
+from .ops.as_strided import as_strided, as_strided_
 from .ops.binary_more import (
     arctan2,
     atan2,
@@ -291,7 +291,7 @@ from .ops.gather import gather, index_select, scatter, scatter_add, scatter_redu
 from .ops.gradient import gradient
 from .ops.grids import cartesian_prod, combinations, vander
 from .ops.hardshrink import hardshrink
-from .ops.householder import geqrf
+from .ops.householder import geqrf, orgqr
 from .ops.index_reduce import index_reduce
 from .ops.index_tables import tril_indices, triu_indices, unravel_index
 from .ops.index_write import index_copy, index_fill, index_put, index_put_, put, take
@@ -318,7 +318,7 @@ from .ops.logic import (
     logical_xor,
     signbit,
 )
-from .ops.lu import lu, lu_unpack
+from .ops.lu import lu, lu_solve, lu_unpack
 from .ops.masked import masked_fill_function as masked_fill
 from .ops.masked import masked_scatter, masked_select
 from .ops.matrix_exp import matrix_exp

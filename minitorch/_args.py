@@ -554,15 +554,50 @@ def check_alloc(shape: tuple, itemsize: int) -> None:
             break
     if numel * itemsize > INT64_MAX:
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
-    span = itemsize
-    for s in shape:
-        span *= s or 1
-    if not numel and span > INT64_MAX:  # torch holds it; numpy checks the sizes but the 0
-        raise RuntimeError(f"minitorch cannot hold an empty tensor of sizes {list(shape)}: "
-                           "numpy refuses sizes whose product (leaving out the 0) overflows")
+    check_holdable(shape, itemsize)
     if numel * itemsize > ALLOC_LIMIT:
         raise RuntimeError(f"DefaultCPUAllocator: can't allocate memory: you tried to allocate "
                            f"{numel * itemsize} bytes. Error code 12 (Cannot allocate memory)")
+
+
+def int64_wrapped(value: int) -> int:
+    """An int as torch's int64 arithmetic leaves it: its low 64 bits, signed.
+
+    >>> int64_wrapped(2 ** 63), int64_wrapped(3 * (2 ** 63 - 1))
+    (-9223372036854775808, 9223372036854775805)
+    """
+    return (value + 2 ** 63) % 2 ** 64 - 2 ** 63
+
+
+def check_numel(shape: tuple) -> None:
+    """torch's count of a shape's elements: a checked running product, so it overflows even
+    before a later 0.
+
+    >>> check_numel((2 ** 40, 2 ** 40, 0))
+    Traceback (most recent call last):
+    RuntimeError: numel: integer multiplication overflow
+    """
+    count = 1
+    for s in shape:
+        count *= s
+        if count > INT64_MAX:
+            raise RuntimeError("numel: integer multiplication overflow")
+
+
+def check_holdable(shape: tuple, itemsize: int) -> None:
+    """minitorch's refusal of an empty tensor that torch holds but numpy cannot: numpy checks
+    the product of the sizes other than 0 (in bytes).
+
+    >>> check_holdable((0, 2 ** 62), 4)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    RuntimeError: minitorch cannot hold an empty tensor of sizes [0, 4611686018427387904]: ...
+    """
+    span = itemsize
+    for s in shape:
+        span *= s or 1
+    if span > INT64_MAX and not math.prod(shape):
+        raise RuntimeError(f"minitorch cannot hold an empty tensor of sizes {list(shape)}: "
+                           "numpy refuses sizes whose product (leaving out the 0) overflows")
 
 
 def parsed(fn: str, *specs: tuple) -> tuple:

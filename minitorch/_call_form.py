@@ -33,6 +33,8 @@ _TAKES = re.compile(r"(\w+)\(\) takes (?:from (\d+) to )?(\d+) positional argume
                     r"(?:were|was) given")
 _MISSING = re.compile(r'(\w+)\(\) missing \d+ required positional arguments?: ".*')
 _ELEMENT = re.compile(r"(must be .*), but found element of type \S+ at pos \d+")
+_TENSOR_ELEMENT = re.compile(r"expected Tensor as element (\d+) in argument (\d+)(, but got .*)",
+                             re.S)
 _MULTIPLE = re.compile(r"(\w+)\(\) got multiple values for argument '\w+'")
 # Python's own refusals of a call's arguments (the function named by its qualified name)
 _PYTHON_TAKES = re.compile(r"\S+\(\) takes (?:from \d+ to )?(\d+) positional arguments? but "
@@ -279,6 +281,11 @@ def as_called(message: str, name: str, args: tuple, kwargs: dict, method: bool,
         unknown = next((k for k in kwargs if k not in parameters or (method and k == "out")),
                        unexpected[1])
         return f"{name}() got an unexpected keyword argument '{unknown}'"
+    element = _TENSOR_ELEMENT.fullmatch(message)
+    if element and method and parameters[:1] != ["self"] and int(element[2]):
+        # torch counts the arguments after a method's tensor
+        return f"expected Tensor as element {element[1]} in argument {int(element[2]) - 1}" \
+            f"{element[3]}"
     refusal = _ARGUMENT.fullmatch(message)
     if refusal and refusal[1] == name and (refusal[3] or refusal[4].startswith("must be ")):
         fn, argument, position, should = refusal.groups()  # ("failed to unpack" has none)
@@ -572,7 +579,8 @@ def _first_type_error(name: str, params: tuple, args: tuple, kwargs: dict,
             return None  # missing: Python's (torch's) message stands
         else:
             continue
-        if kind is None or (optional and value is None) or kind[1](value) or (
+        if kind is None or (optional and value is None) or (kind[1](value) and (
+                kind[0] != "int" or _args.as_param_int(value, pname, name) is not None)) or (
                 kind[0] == "Tensor" and name.rstrip("_") in NUMBERS_AS_TENSORS and
                 isinstance(value, (int, float, complex))):
             continue
@@ -995,7 +1003,7 @@ def function(fn: Callable) -> Callable:
 PYTHON_METHODS = frozenset({
     "backward", "register_hook", "register_post_accumulate_grad_hook", "dim_order",
     "is_shared", "share_memory_", "split", "norm", "storage", "unflatten", "unique",
-    "unique_consecutive", "resize", "resize_as"})
+    "unique_consecutive", "resize", "resize_as", "lstsq"})
 # torch's functions written in Python (torch/functional.py, ...), which its parser never sees
 PYTHON_FUNCTIONS = frozenset({
     "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shapes", "einsum", "norm", "split",

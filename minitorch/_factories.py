@@ -339,6 +339,7 @@ def empty_strided(size: Any, stride: Any, *, dtype: D.dtype | None = None, devic
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
                            f"strides={list(stride)}")
     _args.check_alloc((storage,), dtype.itemsize)
+    _args.check_holdable(size, dtype.itemsize)
     name = dtype.name
     array = _created(lambda xp: backend.strided_zeros(xp, size, stride,
                                                       backend.array_dtype(xp, name)), device)
@@ -771,7 +772,7 @@ def resize_as_(input: Tensor, the_template: Tensor, *, memory_format: Any = None
     """
     _args.tensor_args("resize_as_", (input, "input", 1), (the_template, "the_template", 2))
     _layout.checked("resize_as_", memory_format)
-    return resize_(input, *the_template.shape)
+    return resize_(input, tuple(the_template.shape))  # (a 0-d template: no sizes at all)
 
 
 class Resize(Function):

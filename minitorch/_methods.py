@@ -55,6 +55,7 @@ from .ops import (
     gamma,
     gather,
     hardshrink,
+    householder,
     hyperbolic,
     index_reduce,
     index_write,
@@ -92,6 +93,7 @@ from .ops import (
     take,
     tensor_split,
     triangle,
+    triangular_solve,
     trig,
     unary_more,
     unique,
@@ -115,8 +117,8 @@ def _resolve(shape_: tuple, numel: int) -> tuple:
         elif s < 0:
             raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape "
                                f"{list(shape_)}")
-        else:
-            known *= s
+        else:  # torch's int64 product, which wraps
+            known = _args.int64_wrapped(known * s)
     if infer is None:
         if known != numel:
             raise RuntimeError(f"shape '{list(shape_)}' is invalid for input of size {numel}")
@@ -127,9 +129,18 @@ def _resolve(shape_: tuple, numel: int) -> tuple:
                 f"cannot reshape tensor of 0 elements into shape {list(shape_)} because the "
                 "unspecified dimension size -1 can be any value and is ambiguous")
         raise RuntimeError(f"shape '{list(shape_)}' is invalid for input of size {numel}")
-    if numel % known:
+    if known < 0 or numel % known:
         raise RuntimeError(f"shape '{list(shape_)}' is invalid for input of size {numel}")
     return tuple(numel // known if s == -1 else s for s in shape_)
+
+
+def _target(fn: str, self: Tensor, shape_: Any, name: str = "size") -> tuple:
+    """The shape ``reshape``/``view`` make of ``self``: its -1 inferred; then torch counts
+    its elements (an overflow is refused), and numpy must be able to hold it."""
+    target = _resolve(_args.sizes(fn, shape_, name, check_negative=False), self.numel())
+    _args.check_numel(target)
+    _args.check_holdable(target, self.dtype.itemsize)
+    return target
 
 
 @_args.sizes_by_keyword("shape")
@@ -140,8 +151,7 @@ def reshape(self: Tensor, *shape_: Any) -> Tensor:
     >>> minitorch.ones(2, 3).t().reshape(-1).shape
     torch.Size([6])
     """
-    target = _resolve(_args.sizes("reshape", shape_, "shape", check_negative=False),
-                      self.numel())
+    target = _target("reshape", self, shape_, "shape")
     return profiler.run_op("aten::reshape", "aten::reshape", lambda: _reshaped(self, target),
                            (self, target))
 
@@ -176,7 +186,7 @@ def view(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     kind, value = _view_form(args, kwargs)
     if kind == "dtype":
         return _view_dtype(self, value)
-    target = _resolve(_args.sizes("view", value, check_negative=False), self.numel())
+    target = _target("view", self, value)
     if not _viewable(self, target):
         raise RuntimeError(
             "view size is not compatible with input tensor's size and stride (at least one "
@@ -371,7 +381,7 @@ def squeeze_(self: Tensor, dim: Any = _ALL) -> Tensor:
     except RuntimeError:
         try:
             _squeezed("squeeze_", self.detach(), dim)
-        except TypeError:
+        except (TypeError, ValueError):  # the parser's: a type, an int past int64
             raise
         except Exception:  # (the op's own checks come after autograd's refusal)
             pass
@@ -628,7 +638,9 @@ def div_(self: Tensor, other: Any, *, rounding_mode: Any = _args.OMITTED) -> Ten
     _inplace_other("div_", other)
     if rounding_mode is not _args.OMITTED:
         pointwise.rounding_mode_value(rounding_mode)
-        if isinstance(other, Tensor):  # its shapes before the kernel's division by zero
+        if rounding_mode is not None:  # the shapes and the cast before a division by zero
+            _inplace_checks(self, _args.numpy_scalar(other))
+        elif isinstance(other, Tensor):
             check_inplace_operands(self, other)
         return _binary_(self, pointwise.div, other, rounding_mode=rounding_mode)
     return _binary_(self, pointwise.div, other, ufunc="divide")
@@ -1436,6 +1448,9 @@ _METHODS.update({name: getattr(decompositions, name) for name in (
     "svd", "qr", "slogdet", "logdet", "pinverse", "cholesky", "cholesky_solve",
     "cholesky_inverse")})
 _METHODS["lu"] = lu_factorization.lu
+_METHODS["lu_solve"] = lu_factorization.lu_solve
+_METHODS.update({"geqrf": householder.geqrf, "orgqr": householder.orgqr,
+                 "triangular_solve": triangular_solve.triangular_solve})
 _METHODS.update({"inner": products.inner, "kron": products.kron, "vdot": products.vdot,
                  "matrix_power": products.matrix_power, "cross": cross.cross})
 _METHODS.update({"diff": differences.diff, "cov": statistics.cov,

@@ -150,6 +150,8 @@ class _Normal(Op):
         shape = broadcast_shapes(*[s for s in ctx.shapes if s is not None])
         xp = first._xp
         noise = _sampling.draw(xp, "normal", shape, first.dtype.name, ctx.generator)
+        if not noise.size:  # (a number need not fit an empty integer output)
+            return wrap(noise)
         m = mean._data if isinstance(mean, Tensor) else mean
         s = std._data if isinstance(std, Tensor) else std
         return wrap(xp.astype(m + s * noise, noise.dtype))  # torch's: empty_like(first)
@@ -342,6 +344,8 @@ def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None
     else:
         shape = (mean if key[0] else std).shape
     out = (mean if key[0] else std).dtype
+    if key == (False, True) and out is not D.bool and out.name != "float16":
+        _args.check_overflow(float(mean), out)  # torch reads the mean into the output's dtype
     if math.prod(shape):  # (no kernel runs, so no dtype is refused, for an empty output)
         _check_float(out, "normal_kernel_cpu")
     elif key == (True, True) and not D.can_cast(D.result_type(mean, std), out):

@@ -1138,6 +1138,8 @@ class Tensor(metaclass=_TensorType):
         if not expandable_to(tuple(shape), self._data.shape):
             raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size "
                                f"{{{list(self.shape)}}}.")
+        if not shape:  # torch's sum_to sums all to no shape, a 0-d tensor too
+            return self.sum()
         return sum_to(self, tuple(shape))
 
 

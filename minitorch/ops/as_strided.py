@@ -21,14 +21,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args, backend
+from .. import _args, _call_form, backend
 from .._storage import storage_root
-from .._tensor import Tensor
+from .._tensor import Tensor, check_inplace_allowed
 from ._base import Op, wrap
 from .inplace_more import IndexAdd
+from .inplace_views import reshape_in_place
 from .shape import Index
 
-__all__ = ["METHODS", "AsStrided", "as_strided"]
+__all__ = ["METHODS", "AsStrided", "AsStridedInplace", "as_strided", "as_strided_"]
 
 
 def _storage(t: Tensor) -> Any:
@@ -86,6 +87,7 @@ class AsStrided(Op):
         return (grad / wrap(shared) if bool(xp.any(shared > 1)) else grad,)
 
 
+@_call_form.parser_types(size="int[]", stride="int[]")
 def as_strided(input: Tensor, size: Any, stride: Any, storage_offset: Any = None) -> Tensor:
     """A view of ``input``'s storage with the given sizes, strides (in elements) and
     storage offset (by default ``input``'s own).
@@ -95,14 +97,42 @@ def as_strided(input: Tensor, size: Any, stride: Any, storage_offset: Any = None
             [1., 2.],
             [2., 3.]])
     """
-    _args.tensor_args("as_strided", (input, "input", 1))
-    sizes = _args.int_tuple("as_strided", size, "size", 2)
-    strides = _args.int_tuple("as_strided", stride, "stride", 3)
+    return AsStrided.apply(input, **_geometry("as_strided", input, size, stride,
+                                              storage_offset))
+
+
+@_call_form.parser_types(size="int[]", stride="int[]")
+def as_strided_(input: Tensor, size: Any, stride: Any, storage_offset: Any = None) -> Tensor:
+    """In-place :func:`as_strided`: ``input`` becomes that view of its own storage.
+
+    >>> minitorch.arange(4.).as_strided_((2,), (2,), 1)
+    tensor([1., 3.])
+    """
+    geometry = _geometry("as_strided_", input, size, stride, storage_offset)
+    if storage_root(input) is input:  # its memory, kept whole under the new view
+        input._memory = input._sharing(input._data)
+    return reshape_in_place(input, AsStridedInplace, **geometry)
+
+
+class AsStridedInplace(AsStrided):
+    node_name = "AsStridedBackward1"
+    _profile_name = "aten::as_strided_"
+
+
+def _geometry(fn: str, input: Tensor, size: Any, stride: Any, storage_offset: Any) -> dict:
+    """``as_strided``'s sizes, strides and offset, read and checked as torch does (the
+    in-place form checks the leaf first, and counts the elements before the storage)."""
+    _args.tensor_args(fn, (input, "input", 1))
+    sizes = _args.int_tuple(fn, size, "size", 2)
+    strides = _args.int_tuple(fn, stride, "stride", 3)
     offset = _offset(input) if storage_offset is None else \
-        _args.integer("as_strided", storage_offset, "storage_offset", 4)
+        _args.integer(fn, storage_offset, "storage_offset", 4)
+    inplace = fn.endswith("_")
+    if inplace:
+        check_inplace_allowed(input)
     if len(sizes) != len(strides):
         raise RuntimeError("mismatch in length of strides and shape")
-    if any(n < -(2 ** 62) for n in sizes + strides):  # what torch's SymInt cannot hold
+    if not inplace and any(n < -(2 ** 62) for n in sizes + strides):  # beyond a SymInt
         raise RuntimeError("/__w/pytorch/pytorch/build/aten/src/ATen/RegisterCPU_0.cpp:1754: "
                            "SymIntArrayRef expected to contain only concrete integers")
     if any(s < 0 for s in strides):
@@ -110,6 +140,10 @@ def as_strided(input: Tensor, size: Any, stride: Any, storage_offset: Any = None
                            f"strides: {list(strides)}")
     if offset < 0:
         raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    if inplace and 0 not in sizes and any(n < 0 for n in sizes):
+        raise RuntimeError("numel: integer multiplication overflow")
+    if inplace:
+        _args.check_numel(sizes)
     item = input.element_size()
     need = _storage_bytes(sizes, strides, offset, item)
     if need is None:
@@ -126,7 +160,8 @@ def as_strided(input: Tensor, size: Any, stride: Any, storage_offset: Any = None
             raise RuntimeError("numel: integer multiplication overflow")
         raise RuntimeError(f"minitorch cannot make a view with a negative size ({list(sizes)});"
                            " torch makes an empty one")
-    return AsStrided.apply(input, sizes=sizes, strides=strides, offset=offset)
+    _args.check_holdable(sizes, item)
+    return {"sizes": sizes, "strides": strides, "offset": offset}
 
 
 _U64 = 1 << 64
@@ -153,4 +188,4 @@ def _storage_bytes(sizes: tuple, strides: tuple, offset: int, item: int) -> int 
     return None if over or need > _args.INT64_MAX else need  # (torch's storage_max())
 
 
-METHODS = {"as_strided": as_strided}
+METHODS = {"as_strided": as_strided, "as_strided_": as_strided_}

@@ -137,17 +137,37 @@ def histogram(input: Tensor, bins: Any = 100, *, range: Any = _args.OMITTED,
         _check_histogram_inputs(input, None, weight)
     if not input.dtype.is_floating_point:
         raise _args.not_implemented("histogram_cpu", input.dtype)
-    kept = (data >= edges[0]) & (data <= edges[-1])
-    where = xp.searchsorted(edges, data[kept], side="right") - 1
-    where = xp.where(where == edges.shape[0] - 1, where - 1, where)  # the right edge's own bin
-    hist = xp.zeros((edges.shape[0] - 1,), dtype=data.dtype)
-    counted = (xp.ones(where.shape, dtype=data.dtype) if weight is None
-               else xp.astype(xp.reshape(weight._data, (-1,)), data.dtype)[kept])
-    index_add(xp, hist, (where,), counted)
-    if density:  # torch divides by the total, then by each bin's width (no counts: nan)
-        with quiet():
-            hist = hist / xp.sum(hist) / (edges[1:] - edges[:-1])
-    return return_types.histogram(wrap(hist), wrap(edges))
+    hist, edges = Histogram.on(input, bins if isinstance(bins, Tensor) else None, weight,
+                               edges=edges, density=density)
+    return return_types.histogram(hist, edges)
+
+
+class Histogram(_NoDerivative):
+    """``histogram``'s counts and edges: torch records both under one node with no
+    derivative when an operand requires grad."""
+
+    node_name = "NotImplemented"
+    _profile_name = "aten::histogram"
+
+    @classmethod
+    def forward(cls, ctx: Any, *recorded: Tensor, operands: tuple, options: dict) -> tuple:
+        return tuple(wrap(a) for a in cls.compute(*operands, **options))
+
+    @staticmethod
+    def compute(input: Tensor, bins: Any, weight: Any, edges: Any, density: bool) -> tuple:
+        xp = input._xp
+        data = xp.reshape(input._data, (-1,))
+        kept = (data >= edges[0]) & (data <= edges[-1])
+        where = xp.searchsorted(edges, data[kept], side="right") - 1
+        where = xp.where(where == edges.shape[0] - 1, where - 1, where)  # the right edge's bin
+        hist = xp.zeros((edges.shape[0] - 1,), dtype=data.dtype)
+        counted = (xp.ones(where.shape, dtype=data.dtype) if weight is None
+                   else xp.astype(xp.reshape(weight._data, (-1,)), data.dtype)[kept])
+        index_add(xp, hist, (where,), counted)
+        if density:  # torch divides by the total, then by each bin's width (no counts: nan)
+            with quiet():
+                hist = hist / xp.sum(hist) / (edges[1:] - edges[:-1])
+        return hist, edges
 
 
 _HISTOGRAMDD_SIGNATURES = tuple(

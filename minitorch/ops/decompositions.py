@@ -195,9 +195,10 @@ def svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> Any:
     V=tensor([[0., 0.],
             [0., 0.]]))
     """
-    _svd_checked("svd", input)
+    _args.tensor_args("svd", (input, "input", 1))  # the parser's types, then the checks
     some, compute_uv = (_args.flag("svd", v, name, at) for v, name, at in
                         ((some, "some", 2), (compute_uv, "compute_uv", 3)))
+    _svd_checked("svd", input)
     if compute_uv:
         u, s, vh = LinalgSvd.apply(input, full_matrices=not some)
         return return_types.svd(u, s, vh.mT)

@@ -242,9 +242,10 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0,
     if x1.shape[-1] != x2.shape[-1]:
         raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: "
                            f"{x1.shape[-1]} X2: {x2.shape[-1]}")
-    if not x1.dtype.is_floating_point:
-        raise RuntimeError(f"cdist only supports floating-point dtypes, X1 got: "
-                           f"{_args.legacy(x1.dtype)}")
+    for name, x in (("X1", x1), ("X2", x2)):
+        if not x.dtype.is_floating_point:
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: "
+                               f"{_args.legacy(x.dtype)}")
     if not p >= 0:  # (a nan order too)
         raise RuntimeError("cdist only supports non-negative p values")
     if x1.dtype is float16:  # torch's kernels have no half loop

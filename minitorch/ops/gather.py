@@ -262,7 +262,7 @@ def _scatter_parsed(fn: str, dim: Any, index: Any, src: Any, add: bool = False,
     if add:
         _args.integer(fn, dim, "dim", 1)
         _args.tensor_args(fn, (index, "index", 2), (src, "src", 3))
-    elif _args.as_int(dim) is None or not _args.is_tensor(index) or not (
+    elif _args.as_param_int(dim, "dim") is None or not _args.is_tensor(index) or not (
             _args.is_tensor(src) or _args.is_real(src) or isinstance(src, complex)) or (
             "value" in keywords and not _is_number(keywords["value"])) or (
             keywords.get("reduce") is not None and not isinstance(keywords["reduce"], str)):

@@ -27,7 +27,8 @@ from ._base import Op, wrap
 from .inverse import _check_floating, check_half, solve
 from .shape import cat
 
-__all__ = ["Geqrf", "LinalgHouseholderProduct", "LinalgQr", "geqrf", "householder_product", "qr"]
+__all__ = ["Geqrf", "LinalgHouseholderProduct", "LinalgQr", "geqrf", "householder_product",
+           "orgqr", "qr"]
 
 
 def _geqrf(xp: Any, a: Any) -> tuple:
@@ -180,6 +181,17 @@ def householder_product(input: Tensor, tau: Tensor) -> Tensor:
                            f"dtype {_args.legacy(input.dtype)}")
     _supported("orgqr_cpu", input)
     return LinalgHouseholderProduct.apply(input, tau)
+
+
+def orgqr(input: Tensor, input2: Tensor) -> Tensor:
+    """``torch.orgqr``: :func:`householder_product` of ``input`` and its scales ``input2``.
+
+    >>> minitorch.orgqr(minitorch.tensor([[1.], [1.]]), minitorch.ones(1))
+    tensor([[ 0.],
+            [-1.]])
+    """
+    _args.tensor_args("orgqr", (input, "input", 1), (input2, "input2", 2))
+    return householder_product(input, input2)
 
 
 class LinalgQr(Op):

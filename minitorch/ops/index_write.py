@@ -202,8 +202,9 @@ class IndexCopy(Op):
 
 
 def _index_copy_checked(fn: str, input: Tensor, dim: Any, index: Any, source: Any) -> tuple:
-    _args.tensor_args(fn, (input, "input", 1), (index, "index", 3), (source, "source", 4))
-    d = _args.integer(fn, dim, "dim", 1)  # parsed, then autograd's refusal, then its range
+    _args.tensor_args(fn, (input, "input", 1))
+    d, _, _ = _args.parsed(fn, ("int", dim, "dim", 1), ("tensor", index, "index", 3),
+                           ("tensor", source, "source", 4))  # then autograd's, then the range
     if fn.endswith("_"):
         check_inplace_allowed(input, source)
     d = _args.wrap_dim(d, input.dim())
@@ -546,6 +547,7 @@ def _refuse_no_indices(input: Tensor, values: Tensor, no_fill: bool) -> None:
             'cpu/IndexKernelUtils.h":8, please report a bug to PyTorch. ')
 
 
+@_call_form.parser_types(indices="tuple of Tensors")
 def index_put(input: Tensor, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:
     """A copy of ``input`` with ``values`` written at ``input[indices]`` (a tuple of index
     tensors), or added there with ``accumulate`` (repeated indices add up).
@@ -559,6 +561,7 @@ def index_put(input: Tensor, indices: Any, values: Tensor, accumulate: bool = Fa
     return (IndexPutAccumulate if accumulate else IndexPut).apply(input, values, key=key)
 
 
+@_call_form.parser_types(indices="tuple of Tensors")
 def index_put_(input: Tensor, indices: Any, values: Tensor, accumulate: bool = False
                ) -> Tensor:
     """In-place ``index_put``.

@@ -80,7 +80,7 @@ def _parser_before_autograd(fn: Any, name: str, self: Tensor, args: tuple,
         try:
             with no_grad():
                 fn(self.detach(), *args, **kwargs)
-        except TypeError:
+        except (TypeError, ValueError, OverflowError):  # the parser's: a type, a big int
             raise
         except Exception:  # (the op's own checks come after autograd's refusal)
             pass
@@ -131,6 +131,10 @@ def _inplace_of(fn: Any, name: str | None = None, first: str | None = None) -> A
                 binary_more.same_dtypes(self, args[0])
             check_inplace_operands(self, args[0])  # before the kernel's (a divisor's zeros)
             _check_cast(name, self, args[0])
+        elif name in ("fmod", "remainder") and args and \
+                type(number := _args.numpy_scalar(args[0])) in (int, float):
+            check_inplace_operands(self, number)  # a number divisor's zero: after the cast
+            _check_cast(name, self, number)
         if first and args:
             args, kwargs = args[1:], {first: args[0], **kwargs}
         if written := getattr(fn, "written_check", None):  # (the output's own checks)

@@ -65,6 +65,7 @@ def reshape_in_place(self: Tensor, op: Any, **options: Any) -> Tensor:
         raise RuntimeError("minitorch does not support recording an in-place view change of a "
                            "view; use the out-of-place operation")
     alias = Tensor._make(self._data)
+    alias._memory = self._memory_root()  # (for a view that depends on where it lies)
     if records:
         alias._grad_fn, alias._output_nr = self._grad_fn, self._output_nr
         alias._requires_grad = self._requires_grad

@@ -20,11 +20,12 @@ from typing import Any
 
 from .. import _args, _mkl, return_types
 from .._tensor import Tensor, checked_broadcast_shapes, sum_to
+from .._warn_once import warn_once
 from ._base import Op, wrap
 from .inverse import Solve, SolveRight, check_lapack, getrf, raise_first_failure
 from .shape import cat
 
-__all__ = ["linalg_lu", "linalg_lu_factor", "linalg_lu_factor_ex", "linalg_lu_solve",
+__all__ = ["linalg_lu", "linalg_lu_factor", "linalg_lu_factor_ex", "linalg_lu_solve", "lu_solve",
            "lu_unpack"]
 
 
@@ -295,6 +296,8 @@ def lu(A: Tensor, pivot: bool = True, get_infos: bool = False, out: Any = None) 
                       "compute_pivots)", UserWarning, stacklevel=2)
     if out is not None:
         raise NotImplementedError("minitorch's lu takes no out=; use the tensors it returns")
+    _args.tensor_args("_lu_with_info", (A, "input", 1))  # the op torch's Python calls
+    _args.flag("_lu_with_info", pivot, "pivot")
     factors = linalg_lu_factor_ex(A, pivot=pivot)
     return tuple(factors) if get_infos else (factors.LU, factors.pivots)
 
@@ -339,6 +342,24 @@ def linalg_lu_solve(LU: Tensor, pivots: Tensor, B: Tensor, *, left: bool = True,
     left, adjoint = _args.flag(fn, left, "left"), _args.flag(fn, adjoint, "adjoint")
     _check_lu_solve(LU, pivots, B, left)
     return LuSolve.apply(LU, pivots, B, left=left, adjoint=adjoint)
+
+
+def lu_solve(input: Tensor, LU_data: Tensor, LU_pivots: Tensor) -> Tensor:
+    """The deprecated ``torch.lu_solve(B, LU, pivots)``: :func:`linalg_lu_solve` with its
+    arguments in the old order.
+
+    >>> lu = minitorch.linalg.lu_factor(minitorch.tensor([[2., 0.], [0., 4.]]))
+    >>> minitorch.ones(2, 1).lu_solve(*lu)
+    tensor([[0.5000],
+            [0.2500]])
+    """
+    _args.tensor_args("lu_solve", (input, "input", 1), (LU_data, "LU_data", 2),
+                      (LU_pivots, "LU_pivots", 3))
+    warn_once("torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be "
+              "removed in a future PyTorch release.\nNote that torch.linalg.lu_solve has its "
+              "arguments reversed.\nX = torch.lu_solve(B, LU, pivots)\nshould be replaced "
+              "with\nX = torch.linalg.lu_solve(LU, pivots, B)")
+    return linalg_lu_solve(LU_data, LU_pivots, input)
 
 
 def _check_lu_solve(LU: Tensor, pivots: Tensor, B: Tensor, left: bool) -> None:

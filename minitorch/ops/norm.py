@@ -181,7 +181,8 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
     if out is not None:
         return _linalg().vector_norm(input, _as_p(p), [dim] if isinstance(dim, int) else dim,
                                      keepdim, dtype=dtype, out=out)
-    given = None if dim is None else _args.int_list("linalg_vector_norm", dim, "dim", 3)
+    given = None if dim is None else _args.int_list(  # (torch's Python passes an int on
+        "linalg_vector_norm", [dim] if isinstance(dim, int) else dim, "dim", 3)  # as a list)
     order = _as_p(p)
     if not input.dtype.is_floating_point:
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor "

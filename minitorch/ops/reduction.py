@@ -541,8 +541,8 @@ def max(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *
             _args.missing("max", (dim, "dim"))
         return MaxAll.apply(input)
     keepdim = False if keepdim is _args.OMITTED else keepdim
-    if _args.as_int(dim) is None:  # the parser's types (dim's, keepdim's), then int64
-        _args.integer("max", dim, "dim", 1)
+    if _args.as_param_int(dim, "dim") is None:  # the parser's types (dim's, keepdim's),
+        _args.integer("max", dim, "dim", 1)  # then int64
     keepdim = _args.flag("max", keepdim, "keepdim")
     _args.integer("max", dim, "dim", 1)
     found = MaxDim.apply(input, dim=_extremum_dim("max", input, dim), keepdim=keepdim)
@@ -570,8 +570,8 @@ def min(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *
             _args.missing("min", (dim, "dim"))
         return MinAll.apply(input)
     keepdim = False if keepdim is _args.OMITTED else keepdim
-    if _args.as_int(dim) is None:  # the parser's types (dim's, keepdim's), then int64
-        _args.integer("min", dim, "dim", 1)
+    if _args.as_param_int(dim, "dim") is None:  # the parser's types (dim's, keepdim's),
+        _args.integer("min", dim, "dim", 1)  # then int64
     keepdim = _args.flag("min", keepdim, "keepdim")
     _args.integer("min", dim, "dim", 1)
     found = MinDim.apply(input, dim=_extremum_dim("min", input, dim), keepdim=keepdim)
@@ -605,7 +605,7 @@ def _arg_extremum(fn: str, input: Tensor, dim: int | None, keepdim: bool) -> Ten
 
 def _arg_extremum_of(fn: str, input: Tensor, dim: int | None, keepdim: bool) -> Tensor:
     xp = input._xp
-    if dim is not None and _args.as_int(dim) is None:  # the parser's order: dim, keepdim
+    if dim is not None and _args.as_param_int(dim, "dim") is None:  # dim's type first
         _args.integer(fn, dim, "dim", 1)
     keepdim = _args.flag(fn, keepdim, "keepdim")
     if dim is not None:

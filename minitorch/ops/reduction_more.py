@@ -149,7 +149,7 @@ def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False) -> 
     tensor(3.)
     """
     _args.tensor_args("aminmax", (input, "input", 1))
-    if dim is not None and _args.as_int(dim) is None:  # the parser's types before values
+    if dim is not None and _args.as_param_int(dim, "dim") is None:  # types before values
         _args.integer("aminmax", dim, "dim", None)
     keepdim = _args.flag("aminmax", keepdim, "keepdim")
     if dim is None:

@@ -150,8 +150,7 @@ def _scan_args(fn: str, input: Tensor, dim: Any, dtype: Any, into: Any = None) -
     computes in), a kernel for the result's dtype (none for bool, unless there is nothing
     to scan) and a differentiable dtype where a gradient is recorded."""
     _args.tensor_args(fn, (input, "input", 1))
-    _args.integer(fn, dim, "dim", 1)
-    dt = _args.dtype(fn, dtype)
+    _, dt = _args.parsed(fn, ("int", dim, "dim", 1), ("dtype", dtype, "dtype", None))
     d = _args.dim(fn, dim, input.dim())
     if into is not None:
         if dt not in (None, into):
@@ -204,8 +203,8 @@ def _in_place(op: type, name: str) -> Callable[..., Tensor]:
     """``x.<name>_(dim)``: the scan ``op`` written into ``x``, in ``x``'s own dtype."""
     @_call_form.parser_types(dim="int")
     def scan_(self: Tensor, dim: Any, *, dtype: Any = None) -> Tensor:
-        _args.integer(f"{name}_", dim, "dim", 1)  # the parser's checks, before the
-        _args.dtype(f"{name}_", dtype)  # in-place ones
+        _args.parsed(f"{name}_", ("int", dim, "dim", 1),  # the parser's checks, before
+                     ("dtype", dtype, "dtype", None))  # the in-place ones
         def written(old: Tensor, dim: Any, dtype: Any) -> Tensor:
             input, d, dt = _scan_args(f"{name}_", old, dim, dtype, into=self.dtype)
             return op.apply(input, dim=d, dtype=dt)
@@ -308,9 +307,9 @@ def prod(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, 
     if dim is _args.OMITTED:
         dt = _args.dtype("prod", dtype)
         return Prod.apply(_as_dtype(input, dt), dtype=dt)
-    if _args.as_int(dim) is None:  # the parser's types (dim's, keepdim's) before values
-        _args.integer("prod", dim, "dim", 2)
-    keepdim = _args.flag("prod", False if keepdim is _args.OMITTED else keepdim, "keepdim")
-    d = _args.dim("prod", dim, input.dim())  # the parser's checks before the conversion
-    dt = _args.dtype("prod", dtype)
+    _, keepdim, dt = _args.parsed(  # the parser's types (dim's, keepdim's, dtype's), values
+        "prod", ("int", dim, "dim", 2),
+        ("bool", False if keepdim is _args.OMITTED else keepdim, "keepdim", 3),
+        ("dtype", dtype, "dtype", None))
+    d = _args.dim("prod", dim, input.dim())  # then the dim's range
     return ProdDim.apply(_as_dtype(input, dt), dim=d, keepdim=keepdim, dtype=dt)

@@ -200,8 +200,8 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any
 
 def _median_dim(input: Tensor, dim: Any, keepdim: bool, skip_nan: bool) -> Any:
     fn = "nanmedian" if skip_nan else "median"
-    _args.integer(fn, dim, "dim", 2)  # the parser reads dim's type, then keepdim's
-    keepdim = _args.flag(fn, keepdim, "keepdim", 3)
+    # the parser reads dim's type, then keepdim's, before either value
+    _, keepdim = _args.parsed(fn, ("int", dim, "dim", 2), ("bool", keepdim, "keepdim", 3))
     d, x = _rows(fn, input, dim)
     _nonempty("median", x, d)  # nanmedian's message names median too
     _no_bool_kernel("median_out", input)
@@ -294,8 +294,8 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> Any:
     values=tensor(1),
     indices=tensor(3))
     """
-    _args.integer("mode", dim, "dim", 2)  # the parser reads dim's type, then keepdim's
-    keepdim = _args.flag("mode", keepdim, "keepdim", 3)
+    # the parser reads dim's type, then keepdim's, before either value
+    _, keepdim = _args.parsed("mode", ("int", dim, "dim", 2), ("bool", keepdim, "keepdim", 3))
     d, x = _rows("mode", input, dim)
     _nonempty("mode", x, d)
     positions = _mode_positions(input._xp, x, d)

@@ -196,9 +196,9 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True,
     """
     _args.tensor_args("topk", (input, "input", 1))
     # the parser's order: every type (k, dim, then the flags) before any range
-    k, dim = _args.integers("topk", (k, "k", 2), (dim, "dim", 3))  # (numpy ints as ints)
-    largest = _args.flag("topk", largest, "largest", 4)
-    _args.flag("topk", sorted, "sorted", 5)
+    k, dim, largest, _ = _args.parsed("topk", ("int", k, "k", 2), ("int", dim, "dim", 3),
+                                      ("bool", largest, "largest", 4),
+                                      ("bool", sorted, "sorted", 5))
     d = _sort_dim("topk", input, dim)
     size = input._data.shape[d] if input.dim() else 1
     if not 0 <= k <= size:

@@ -19,7 +19,7 @@ from typing import Any
 from .. import _args, _call_form
 from .._creation import ones_like
 from .._dtype import can_cast, result_type
-from .._tensor import Tensor, broadcast_shapes, check_output_shape
+from .._tensor import Tensor, broadcast_shapes, check_inplace_allowed, check_output_shape
 from ..backend import cpu_math, namespace
 from . import _fused
 from ._base import Op, check_same_device, like, wrap
@@ -164,6 +164,8 @@ def lerp(input: Tensor, end: Tensor, weight: Tensor | Number) -> Tensor:
     >>> minitorch.lerp(minitorch.zeros(2), minitorch.ones(2), minitorch.tensor([0.25, 1.]))
     tensor([0.2500, 1.0000])
     """
+    if not isinstance(end, Tensor):  # no signature matches, before the weight is read
+        _lerp_parsed(input, end, weight)
     weight = _args.numpy_scalar(weight)
     common = _lerp_type(input, end, weight)
     if not common.is_floating_point:
@@ -182,8 +184,14 @@ def lerp_(self: Tensor, end: Tensor, weight: Tensor | Number) -> Tensor:
     >>> minitorch.zeros(2).lerp_(minitorch.ones(2), minitorch.tensor(0.25))
     tensor([0.2500, 0.2500])
     """
+    if not isinstance(end, Tensor):  # no signature matches, before the weight is read
+        _lerp_parsed(self, end, weight)
     weight = _args.numpy_scalar(weight)
-    common = _lerp_type(self, end, weight)
+    _lerp_parsed(self, end, weight)
+    check_inplace_allowed(self, overlap=False)  # autograd's check, before the kernel's
+    _lerp_dtypes(self, end, weight)
+    check_inplace_allowed(self, *(t for t in (end, weight) if isinstance(t, Tensor)))
+    common = _lerp_type(self, end, weight)  # (the overlap is refused before the broadcast)
     shapes = [t.shape for t in (self, end, weight) if isinstance(t, Tensor)]
     check_output_shape(tuple(self.shape), broadcast_shapes(*shapes))
     if not can_cast(common, self.dtype):
@@ -191,10 +199,8 @@ def lerp_(self: Tensor, end: Tensor, weight: Tensor | Number) -> Tensor:
     return self._inplace(lerp, end, weight)
 
 
-def _lerp_type(input: Any, end: Any, weight: Any) -> Any:
-    """lerp's arguments checked as torch does, and the type its kernel computes in: ``end``
-    (and a weight tensor of some dims) of ``input``'s dtype; a 0-d weight tensor promotes
-    with them as an operand of lower rank."""
+def _lerp_parsed(input: Any, end: Any, weight: Any) -> None:
+    """torch's parser on lerp's arguments."""
     if not isinstance(input, Tensor) or not isinstance(end, Tensor) or \
             not isinstance(weight, (Tensor, int, float, complex)):
         raise _args.invalid_combination(
@@ -202,14 +208,28 @@ def _lerp_type(input: Any, end: Any, weight: Any) -> Any:
             "Tensor input, Tensor end, Tensor weight, *, Tensor out = None",
             "Tensor input, Tensor end, Number weight, *, Tensor out = None")
     _args.unpack_int(weight)
+
+
+def _lerp_type(input: Any, end: Any, weight: Any) -> Any:
+    """lerp's arguments checked as torch does, and the type its kernel computes in: ``end``
+    (and a weight tensor of some dims) of ``input``'s dtype; a 0-d weight tensor promotes
+    with them as an operand of lower rank."""
+    _lerp_parsed(input, end, weight)
+    _lerp_dtypes(input, end, weight)
+    check_broadcast(input, end, weight)
+    promoted = isinstance(weight, Tensor) and not weight.dim()
+    return result_type(input, end, weight) if promoted else input.dtype
+
+
+def _lerp_dtypes(input: Tensor, end: Tensor, weight: Any) -> None:
+    """torch's check that ``end`` (and a weight tensor of some dims) has ``input``'s dtype
+    and device."""
     promoted = isinstance(weight, Tensor) and not weight.dim()
     for name, other in (("end", end), ("weight", None if promoted else weight)):
         if isinstance(other, Tensor) and other.dtype is not input.dtype:
             want, got = (_args.c_name(t.dtype) for t in (input, other))
             raise RuntimeError(f"expected dtype {want} for `{name}` but got dtype {got}")
     check_same_device(input, end)
-    check_broadcast(input, end, weight)
-    return result_type(input, end, weight) if promoted else input.dtype
 
 
 class _Addc(Op):

@@ -96,7 +96,7 @@ def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple:
                                         "Tensor input, int split_size, int dim = 0",
                                         "Tensor input, tuple of ints split_size, int dim = 0")
     if isinstance(size, int):
-        if _args.as_int(dim) is None:  # every type before any value, as torch's parser
+        if _args.as_param_int(dim, "dim") is None:  # every type before any value
             raise _args.invalid_combination("split", (tensor, size, dim),
                                             "Tensor input, int split_size, int dim = 0",
                                             "Tensor input, tuple of ints split_size, int dim = 0")
@@ -235,7 +235,7 @@ def repeat(self: Tensor, *repeats: Any) -> Tensor:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
                            "of dimensions of tensor")
     shape = (1,) * (len(counts) - self.dim()) + tuple(self.shape)
-    target = [c * s for c, s in zip(counts, shape)]
+    target = [_args.int64_wrapped(c * s) for c, s in zip(counts, shape)]  # torch's int64
     for c in target:
         if c < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {c}: {target}")

@@ -77,7 +77,7 @@ def _indices_or_sections(input: Tensor, arg: Any, dim: Any) -> Any:
     if _args.as_int(arg) is not None:  # a numpy int or 0-d array: torch's ``int sections``
         arg = _args.as_int(arg)
     if isinstance(arg, bool) or not isinstance(arg, (int, tuple, list)) or \
-            _args.as_int(dim) is None:
+            _args.as_param_int(dim, "dim") is None:
         raise _args.invalid_combination("tensor_split", (arg,), *_SIGNATURES)
     _args.lone_int(arg)  # an int past int64: the parser's overflow
     return arg if isinstance(arg, int) else _args.int_list("tensor_split", arg, "indices", 1)

@@ -112,6 +112,10 @@ def _check_triangular_solve(b: Tensor, a: Tensor) -> None:
         if t.dim() < 2:
             raise RuntimeError(f"torch.triangular_solve: Expected {name} to have at least 2 "
                                f"dimensions, but it has {t.dim()} dimensions instead")
+    if a.dtype is not b.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{_args.legacy(b.dtype)} and A of type {_args.legacy(a.dtype)} "
+                           "instead.")
     if a.shape[-1] != a.shape[-2]:
         raise RuntimeError(f"A must be batches of square matrices, but they are {a.shape[-2]} "
                            f"by {a.shape[-1]} matrices")
@@ -119,10 +123,6 @@ def _check_triangular_solve(b: Tensor, a: Tensor) -> None:
         raise RuntimeError("Incompatible matrix sizes for triangular_solve: each A matrix is "
                            f"{a.shape[-1]} by {a.shape[-1]} but each b matrix is {b.shape[-2]} "
                            f"by {b.shape[-1]}")
-    if a.dtype is not b.dtype:
-        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
-                           f"{_args.legacy(b.dtype)} and A of type {_args.legacy(a.dtype)} "
-                           "instead.")
     if a.dtype.name not in ("float32", "float64"):
         raise NotImplementedError("\"triangular_solve_cpu\" not implemented for "
                                   f"'{_args.legacy(a.dtype)}'")

@@ -134,6 +134,7 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
     tensor([[0, 3],
             [2, 1]])
     """
+    _dispatch_truth(return_inverse, return_counts)
     _args.tensor_args("unique", (input, "input", 1))
     if dim is None:
         _flags("_unique2", sorted=sorted, return_inverse=return_inverse,
@@ -158,6 +159,7 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False, return_count
     >>> minitorch.unique_consecutive(minitorch.tensor([1, 1, 2, 1]), return_counts=True)
     (tensor([1, 2, 1]), tensor([2, 1, 1]))
     """
+    _dispatch_truth(return_inverse, return_counts)
     _args.tensor_args("unique_consecutive", (input, "input", 1))
     _flags("unique_consecutive", return_inverse=return_inverse, return_counts=return_counts)
     d = None if dim is None else _check_dim(input, _args.integer("unique_consecutive", dim,
@@ -165,6 +167,14 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False, return_count
     values, inverse, counts = UniqueConsecutive.apply(input, dim=d)
     extras = (inverse,) * bool(return_inverse) + (counts,) * bool(return_counts)
     return (values, *extras) if extras else values
+
+
+def _dispatch_truth(*flags: Any) -> None:
+    """torch's ``boolean_dispatch`` asks the truth of each flag before any check: a tensor
+    that is not one value refuses it."""
+    for flag in flags:
+        if isinstance(flag, Tensor):
+            bool(flag)
 
 
 def _flags(fn: str, **flags: Any) -> None:
