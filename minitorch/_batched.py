@@ -425,6 +425,26 @@ def _refuse_wrapped_scalar() -> None:
             "please file an issue.")
 
 
+def check_running_stats(input: Any, running_mean: Any, running_var: Any) -> None:
+    """torch's refusal of a training batch norm (or instance norm) of a batched input whose
+    running statistics, updated in place, are not batched: one buffer cannot hold each
+    example's update.
+
+    >>> check_running_stats(BatchedTensor(minitorch.ones(2, 4, 3)), minitorch.zeros(3), None)
+    Traceback (most recent call last):
+    minitorch._batched.Refused: Batch norm got a batched tensor as input while the ...
+    """
+    stats = (running_mean, running_var)
+    if isinstance(input, BatchedTensor) and any(
+            s is not None and not isinstance(s, BatchedTensor) for s in stats):
+        raise Refused(
+            "Batch norm got a batched tensor as input while the running_mean or running_var, "
+            "which will be updated in place, were not batched.\nIf you are using a module "
+            "and do not need eval mode, please set `track_running_stats` to be False.If you "
+            "are using a prebuilt module and do not need eval mode, please see the functorch "
+            "website for resources on how to patch your module to work with vmap")
+
+
 def check_inner_sizes(left: Any, right: Any) -> None:
     """torch's refusal of a matrix product of two-dim examples whose inner sizes differ, in
     its batch rule's words: a batched right operand goes through ``bmm`` (the left expanded

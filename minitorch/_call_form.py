@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from . import _args, overrides
+from . import _args, _batched_function, overrides
 from ._batched_function import vmapped
 from .overrides import _state as _overriding
 
@@ -72,6 +72,8 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     parsed = name not in (PYTHON_METHODS if method else PYTHON_FUNCTIONS)
     varargs = method and getattr(fn, "int_varargs", False)
     inplace = method and name.endswith("_") and not name.startswith("_")
+    writes = name.endswith("_") and not name.startswith("_") and \
+        name not in ("share_memory_", "requires_grad_")  # (no write into the tensor)
     overloaded = bool(getattr(fn, "torch_signatures", ()))  # (an empty list: none declared)
     hidden = getattr(fn, "torch_hidden", False)
     # the numpy names this function may be given (most have none: their calls skip the copy)
@@ -95,6 +97,8 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
             from ._batched import refuse_inplace  # a batched value into an unbatched tensor
 
             refuse_inplace(name, args[0], args[1:], kwargs)
+        if writes and _batched_function.level() and _binds(fn, args, kwargs):
+            _batched_function.refuse_captured(args[0], name, args[1:], kwargs)
         given = numpy_keywords(kwargs, parameters, len(args)) \
             if kwargs and not numpy_names.isdisjoint(kwargs) else kwargs
         if _overriding.subclassed and (handled := overrides.dispatch_subclassed(

@@ -40,7 +40,7 @@ import minitorch
 
 from . import _batched_function
 from ._batched import BatchedTensor, Raised, Refused, Unbatched, examples_are_tensors
-from ._batched_function import vmapping
+from ._batched_function import own, vmapping
 from ._tensor import Tensor, mark_traced, traced_creation
 from .autograd import forward_ad as fwAD
 from .autograd import grad_mode
@@ -130,12 +130,13 @@ def _track(x: Any) -> Any:
     if not isinstance(x, Tensor):
         return x
     if x.requires_grad:  # (still the transform's leaf to in-place ops, as torch's)
-        return fwAD.internal_leaf(x.view_as(x))
-    fresh = fwAD.internal_leaf(x.detach()._set_requires_grad(True))
+        return own(fwAD.internal_leaf(x.view_as(x)))
+    fresh = own(fwAD.internal_leaf(x.detach()._set_requires_grad(True)))
     tangent = fwAD.unpack_dual(x).tangent if fwAD.levels else None
     if tangent is None:
         return fresh
-    return fwAD.internal_leaf(fwAD.make_dual(fresh, tangent))  # jacfwd(jacrev(f)): a leaf too
+    return own(fwAD.internal_leaf(fwAD.make_dual(fresh, tangent)))  # jacfwd(jacrev(f)): a
+    # leaf too
 
 
 def _release(tree: Any, outermost: bool) -> Any:
@@ -462,7 +463,7 @@ def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool =
     _check_primals(primals, tangents)
     given, spec = _flatten(primals)
     with _transform("forward") as outermost, fwAD.nested_level():
-        duals = [fwAD.make_dual(p, t) for p, t in zip(given, _flatten(tangents)[0])]
+        duals = [own(fwAD.make_dual(p, t)) for p, t in zip(given, _flatten(tangents)[0])]
         output, aux = _split_aux(func(*_unflatten(duals, spec)), has_aux,
                                  "jvp(f, primals, tangents)")
         outputs, out_spec = _flatten(output)

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .. import _args, _call_form, _creation, _factories, backend, overrides
-from .._batched import BatchedTensor
+from .._batched import BatchedTensor, check_running_stats
 from .._batched import linear as batched_linear
 from .._dtype import int64
 from .._tensor import Tensor
@@ -970,6 +970,8 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
     if _args.python_op(eps, "<", 0.0):
         raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    if training is True:
+        check_running_stats(input, running_mean, running_var)
     return _native_batch_norm(input, running_mean, running_var, weight, bias, training,
                               momentum, eps)
 
@@ -1076,6 +1078,7 @@ def instance_norm(input: Tensor, running_mean: Tensor | None = None,
         if math.prod(input.shape[2:]) == 1:
             raise ValueError("Expected more than 1 spatial element when training, got input "
                              f"size {input.shape}")
+        check_running_stats(input, running_mean, running_var)
     return native(input, weight, bias, running_mean, running_var, use_input_stats, momentum,
                   eps, False)
 

@@ -1,0 +1,173 @@
+"""torch.func's transforms refuse what torch refuses (issue #21): an in-place write, inside
+grad/vjp/jvp/jacrev/jacfwd/hessian, into a tensor the transformed function did not make (a
+captured tensor, a view or detach of one, a BatchNorm's num_batches_tracked), named by its
+aten overload; and a training batch norm of a batched input whose running statistics are
+not batched, under vmap. What torch lets through (writes into the inputs, into tensors made
+inside, into out=, under linearize or vmap alone) still runs."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.oracle import SETTINGS, assert_as_torch
+
+TRANSFORMS = ["grad", "vjp", "jvp", "jacrev", "jacfwd", "vmap", "linearize", "grad_grad",
+              "hessian"]
+
+WRITES = {
+    "add_number": lambda L, c, x: c.add_(1),
+    "add_tensor": lambda L, c, x: c.add_(x),
+    "sub_alpha": lambda L, c, x: c.sub_(x, alpha=2),
+    "div_mode": lambda L, c, x: c.div_(2, rounding_mode="floor"),
+    "pow_number": lambda L, c, x: c.pow_(2),
+    "pow_tensor": lambda L, c, x: c.pow_(x),
+    "fill_number": lambda L, c, x: c.fill_(2),
+    "fill_tensor": lambda L, c, x: c.fill_(x[0]),
+    "clamp_numbers": lambda L, c, x: c.clamp_(0, 1),
+    "clamp_tensor": lambda L, c, x: c.clamp_(min=x),
+    "masked_fill": lambda L, c, x: c.masked_fill_(c > 0, 1.0),
+    "lerp": lambda L, c, x: c.lerp_(x, 0.5),
+    "scatter_value": lambda L, c, x: c.scatter_(0, L.tensor([0]), 1.0),
+    "index_fill": lambda L, c, x: c.index_fill_(0, L.tensor([0]), 1.0),
+    "bernoulli": lambda L, c, x: c.bernoulli_(0.5),
+    "random_to": lambda L, c, x: c.random_(3),
+    "squeeze_dim": lambda L, c, x: c.squeeze_(0),
+    "zero": lambda L, c, x: c.zero_(),
+    "copy": lambda L, c, x: c.copy_(x),
+    "setitem_basic": lambda L, c, x: c.__setitem__(0, x[0]),
+    "setitem_number": lambda L, c, x: c.__setitem__(slice(None), 5.0),
+    "setitem_index": lambda L, c, x: c.__setitem__(L.tensor([0]), 1.0),
+    "setitem_mask": lambda L, c, x: c.__setitem__(L.tensor([True, False, True]), 1.0),
+    "iadd": lambda L, c, x: c.__iadd__(1),
+    "imul_tensor": lambda L, c, x: c.__imul__(x),
+    "view_of_captured": lambda L, c, x: c.view(-1).mul_(2),
+    "detach_of_captured": lambda L, c, x: c.detach().add_(1),
+    "under_no_grad": lambda L, c, x: _no_grad(L, lambda: c.add_(1)),
+    "unsqueeze": lambda L, c, x: c.unsqueeze_(0),
+    "xlogy_number": lambda L, c, x: c.xlogy_(2),
+    # what torch lets through
+    "made_inside": lambda L, c, x: L.zeros(3).add_(1),
+    "view_made_inside": lambda L, c, x: L.zeros(3)[:2].add_(1),
+    "clone_of_captured": lambda L, c, x: c.clone().add_(1),
+    "input_detached": lambda L, c, x: x.detach().add_(1),
+    "intermediate": lambda L, c, x: (x * 2).add_(1),
+    "out_captured": lambda L, c, x: L.add(L.ones(3), 1, out=c),
+}
+
+
+def _no_grad(L, fn):
+    with L.no_grad():
+        fn()
+
+
+def _transformed(L, write, transform):
+    captured = L.zeros(3)
+
+    def f(x):
+        write(L, captured, x)
+        return (x * x).sum()
+
+    x = L.ones(3)
+    if transform == "grad":
+        return L.func.grad(f)(x)
+    if transform == "vjp":
+        return L.func.vjp(f, x)[0]
+    if transform == "jvp":
+        return L.func.jvp(f, (x,), (L.ones(3),))
+    if transform == "jacrev":
+        return L.func.jacrev(f)(x)
+    if transform == "jacfwd":
+        return L.func.jacfwd(f)(x)
+    if transform == "vmap":
+        return L.func.vmap(f)(L.ones(2, 3))
+    if transform == "linearize":
+        return L.func.linearize(f, x)[0]
+    if transform == "hessian":
+        return L.func.hessian(f)(x)
+    return L.func.grad(L.func.grad(lambda y: f(y).sin()))(L.ones(()).expand(3).clone()[0:1].sum())
+
+
+@pytest.mark.parametrize("write", list(WRITES))
+@pytest.mark.parametrize("transform", ["grad", "jvp", "vmap"])
+def test_write_into_captured_tensor(write, transform):
+    assert_as_torch(lambda L: _transformed(L, WRITES[write], transform), compare=_loose)
+
+
+@given(st.sampled_from(list(WRITES)), st.sampled_from(TRANSFORMS))
+@SETTINGS
+def test_write_under_each_transform(write, transform):
+    assert_as_torch(lambda L: _transformed(L, WRITES[write], transform), compare=_loose)
+
+
+def _loose(got, want):
+    assert tuple(got.shape) == tuple(want.shape)
+
+
+def test_write_into_the_input_itself():
+    # jvp's primal is its own to write; grad's is a leaf that requires grad
+    assert_as_torch(lambda L: L.func.jvp(lambda x: x.add_(1), (L.ones(2),), (L.ones(2),)))
+    assert_as_torch(lambda L: L.func.grad(lambda x: x.add_(1).sum())(L.ones(2)))
+
+
+def test_tensor_of_an_earlier_transform_is_captured():
+    def program(L):
+        kept = []
+        L.func.grad(lambda x: (kept.append(L.zeros(2)), x.sum())[1])(L.ones(2))
+        return L.func.grad(lambda x: (kept[0].add_(1), x.sum())[1])(L.ones(2))
+
+    assert_as_torch(program)
+
+
+def test_nested_transform_captures_the_outer_ones_tensor():
+    def program(L):
+        def outer(x):
+            made = L.zeros(())
+            inner = L.func.grad(lambda y: (made.add_(1), (y * y).sum())[1])(x)
+            return inner.sum()
+
+        return L.func.grad(outer)(L.ones(2))
+
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("transform", ["grad", "jacrev", "jacfwd", "vjp", "jvp", "hessian"])
+def test_batchnorm_module_in_training_counts_batches_in_place(transform):
+    def program(L):
+        m = L.nn.BatchNorm1d(3)
+        x = L.linspace(-1, 1, 12).reshape(4, 3)
+        f = (lambda t: m(t).sum()) if transform in ("grad", "hessian") else m
+        if transform == "vjp":
+            return L.func.vjp(f, x)[0]
+        if transform == "jvp":
+            return L.func.jvp(f, (x,), (x,))[0]
+        return getattr(L.func, transform)(f)(x)
+
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("track", [True, False])
+@pytest.mark.parametrize("training", [True, False])
+def test_batch_norm_under_vmap_needs_batched_running_stats(track, training):
+    def program(L):
+        m = L.nn.BatchNorm1d(3, track_running_stats=track).train(training)
+        return L.func.vmap(m)(L.linspace(-1, 1, 24).reshape(2, 4, 3))
+
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("stats", ["none", "plain", "batched"])
+def test_functional_norms_under_vmap(stats):
+    def program(L):
+        x = L.linspace(-1, 1, 24).reshape(2, 4, 3)
+        mean = None if stats == "none" else L.zeros(2, 3) if stats == "batched" else L.zeros(3)
+        var = None if stats == "none" else L.ones(2, 3) if stats == "batched" else L.ones(3)
+        dims = (0, 0, 0) if stats == "batched" else (0, None, None)
+        bn = L.func.vmap(lambda t, m, v: L.nn.functional.batch_norm(t, m, v, training=True),
+                         in_dims=dims)(x, mean, var)
+        inorm = L.func.vmap(lambda t, m, v: L.nn.functional.instance_norm(
+            t.unsqueeze(0).transpose(1, 2), m, v), in_dims=dims)(x, mean, var)
+        return bn, inorm
+
+    assert_as_torch(program, compare=_loose)
