@@ -22,6 +22,7 @@ tensor([[2., 0.],
 from __future__ import annotations
 
 import contextlib
+import math
 import operator
 import sys
 from collections.abc import Callable, Iterator
@@ -446,19 +447,20 @@ def check_running_stats(input: Any, running_mean: Any, running_var: Any) -> None
 
 
 def check_inner_sizes(left: Any, right: Any) -> None:
-    """torch's refusal of a matrix product of two-dim examples whose inner sizes differ, in
-    its batch rule's words: a batched right operand goes through ``bmm`` (the left expanded
-    to the batch), a batched left one alone through one ``mm`` of all the batch's rows."""
-    if left.dim() != 2 or right.dim() != 2 or left.shape[1] == right.shape[0]:
+    """torch's refusal of a matrix product of an example by a matrix whose inner sizes
+    differ, in its batch rule's words: a batched right operand goes through ``bmm`` (a
+    two-dim left expanded to the batch), a batched left one alone (of any dims) through one
+    ``mm`` of all the batch's rows."""
+    if right.dim() != 2 or not left.dim() or left.shape[-1] == right.shape[0]:
         return
-    if isinstance(right, BatchedTensor):
+    if isinstance(right, BatchedTensor) and left.dim() == 2:
         size = right.value.shape[0]
         raise Refused(f"Expected size for first two dimensions of batch2 tensor to be: "
                       f"[{size}, {left.shape[1]}] but got: [{size}, {right.shape[0]}].")
-    if isinstance(left, BatchedTensor):
-        raise Refused(f"mat1 and mat2 shapes cannot be multiplied "
-                      f"({left.value.shape[0] * left.shape[0]}x{left.shape[1]} and "
-                      f"{right.shape[0]}x{right.shape[1]})")
+    if isinstance(left, BatchedTensor) and not isinstance(right, BatchedTensor):
+        rows = left.value.shape[0] * math.prod(left.shape[:-1])
+        raise Refused(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{left.shape[-1]} "
+                      f"and {right.shape[0]}x{right.shape[1]})")
 
 
 def linear(input: Any, weight: Any, bias: Any) -> BatchedTensor:

@@ -414,6 +414,10 @@ def jacrev(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0, *,
             outputs, out_spec = _flatten(output)
             _check_vjp_outputs(outputs)
             aux = _caller_aux(aux, inputs, given)
+            if not inputs:  # torch's Jacobian of no input: none to put in the output's tree
+                raise ValueError(f"treespec.unflatten(leaves): `leaves` has length 0 but the "
+                                 f"spec refers to a pytree that holds {len(outputs)} items "
+                                 f"({_spec_repr(out_spec)}).")
             per_output = [[_stack_rows(out, x, _rows(outputs, k, x)) for x in inputs]
                           for k, out in enumerate(outputs)]
             jac = [_unflatten(row, spec) for row in per_output]
@@ -566,6 +570,8 @@ def jacfwd(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
         nums = _argnums(argnums, len(args))
         leaves, spec = _flatten([args[n] for n in nums])
         _check_randomness(randomness)
+        if not leaves:  # torch stacks the columns of no input element
+            raise AssertionError("tensors must have at least one element")
         given = argnums if isinstance(argnums, tuple) else (argnums,)
         target = _unplaced(func, args, [n % len(args) for n in given if n < 0])
         with vmapping(randomness):

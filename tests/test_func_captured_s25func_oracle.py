@@ -171,3 +171,35 @@ def test_functional_norms_under_vmap(stats):
         return bn, inorm
 
     assert_as_torch(program, compare=_loose)
+
+
+OUTPUTS = {
+    "tensor": lambda L: L.ones(3),
+    "tuple": lambda L: (L.ones(3), L.ones(2)),
+    "dict": lambda L: {"a": L.ones(3)},
+    "int": lambda L: 3,
+}
+
+
+@pytest.mark.parametrize("inputs", [{}, (), [], ((), [])], ids=["dict", "tuple", "list", "nested"])
+@pytest.mark.parametrize("output", list(OUTPUTS))
+@pytest.mark.parametrize("transform", ["jacrev", "jacfwd", "hessian"])
+def test_jacobian_over_no_input_element(inputs, output, transform):
+    # torch: jacrev has no leaves to unflatten into the output's tree; jacfwd none to stack
+    assert_as_torch(lambda L: getattr(L.func, transform)(lambda p: OUTPUTS[output](L))(inputs))
+
+
+@given(st.lists(st.integers(1, 3), min_size=0, max_size=2), st.integers(2, 5),
+       st.sampled_from(["matmul", "linear", "linear_bias", "module"]))
+@SETTINGS
+def test_vmapped_product_with_wrong_inner_size_names_the_folded_batch(lead, inner, form):
+    def program(L):
+        x = L.ones(2, *lead, inner)
+        if form == "matmul":
+            return L.func.vmap(lambda v: v @ L.ones(3, 2))(x)
+        if form == "module":
+            return L.func.vmap(L.nn.Linear(3, 2))(x)
+        bias = L.ones(2) if form == "linear_bias" else None
+        return L.func.vmap(lambda v: L.nn.functional.linear(v, L.ones(2, 3), bias))(x)
+
+    assert_as_torch(program, compare=_loose)
