@@ -911,6 +911,7 @@ class _ResultBackward(Op):
 
     @classmethod
     def forward(cls, ctx: Any, g: Tensor, result: Tensor) -> Tensor:
+        broadcast_pair(g, result)  # (a result from an unpack hook may not fit)
         ctx.save_for_backward(g, result)
         return wrap(cls.half_kernel(g._data, result._data))
 
