@@ -1043,12 +1043,11 @@ def _check_strict(module: Any, replacements: dict) -> None:
     names = {n for n, _ in module.named_parameters()} | {n for n, _ in module.named_buffers()}
     missing = sorted(names - set(replacements))
     unexpected = sorted(set(replacements) - names)
-    if missing or unexpected:
-        raise RuntimeError("Error(s) in reparametrizing for " + type(module).__name__ + ":\n\t"
-                           + (f"Unexpected key(s): {', '.join(map(repr, unexpected))}.\n\t"
-                              if unexpected else "")
-                           + (f"Missing key(s): {', '.join(map(repr, missing))}." if missing
-                              else ""))
+    errors = [f"{what} key(s): {', '.join(map(repr, keys))}."
+              for what, keys in (("Unexpected", unexpected), ("Missing", missing)) if keys]
+    if errors:
+        raise RuntimeError(f"Error(s) in reparametrizing for {type(module).__name__}:\n\t"
+                           + "\n\t".join(errors))
 
 
 @contextlib.contextmanager

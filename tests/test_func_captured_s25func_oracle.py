@@ -203,3 +203,22 @@ def test_vmapped_product_with_wrong_inner_size_names_the_folded_batch(lead, inne
         return L.func.vmap(lambda v: L.nn.functional.linear(v, L.ones(2, 3), bias))(x)
 
     assert_as_torch(program, compare=_loose)
+
+
+CONVS = {
+    "channels": lambda L: L.func.vmap(L.nn.Conv1d(3, 2, 1))(L.ones(2, 5, 1)),
+    "channels_batched_examples": lambda L: L.func.vmap(L.nn.Conv1d(3, 2, 1))(L.ones(2, 4, 5, 1)),
+    "channels_2d": lambda L: L.func.vmap(L.nn.Conv2d(3, 2, 1))(L.ones(2, 5, 2, 2)),
+    "weight_rank": lambda L: L.func.vmap(
+        lambda x: L.nn.functional.conv1d(x, L.ones(2, 3, 1, 1)))(L.ones(2, 3, 1)),
+    "bias_size": lambda L: L.func.vmap(
+        lambda x: L.nn.functional.conv1d(x, L.ones(2, 3, 1), L.ones(3)))(L.ones(2, 3, 1)),
+    "groups": lambda L: L.func.vmap(
+        lambda x: L.nn.functional.conv1d(x, L.ones(2, 3, 1), groups=3))(L.ones(2, 3, 1)),
+    "fits": lambda L: L.func.vmap(L.nn.Conv1d(3, 2, 1))(L.ones(2, 4, 3, 1)),
+}
+
+
+@pytest.mark.parametrize("case", list(CONVS))
+def test_vmapped_convolution_checks_the_folded_batch(case):
+    assert_as_torch(CONVS[case], compare=_loose)
