@@ -883,8 +883,9 @@ def _write_name(self: Tensor, key: tuple, value: Any) -> str:
     """The aten op torch's ``self[key] = value`` writes with: index_put_ through index
     tensors, else (into the part the key views) fill_ of a 0-d value where the part has
     dims, copy_ otherwise."""
-    if any(getattr(k, "ndim", 0) for k in key):
-        return "aten::index_put_"
+    if any(getattr(k, "ndim", 0) or getattr(getattr(k, "dtype", None), "kind", "") == "b"
+           for k in key):
+        return "aten::index_put_"  # (a mask, even a 0-d one, is an index)
     part = self._data[key].ndim
     single = not isinstance(value, Tensor) or not value.dim()
     return "aten::fill_.Tensor" if single and part else "aten::copy_"
