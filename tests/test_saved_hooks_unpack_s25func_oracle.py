@@ -20,6 +20,7 @@ OPS = {
     "mul_self": lambda t: t * t,
     "pow3": lambda t: t ** 3,
     "div": lambda t: t / (t + 5),
+    "mm": lambda t: t.reshape(1, -1) @ t.reshape(1, -1).t(),  # (mat2's gradient first)
 }
 
 _TANH_MIXED = ("tanh_backward of a float64 gradient and a float32 result: torch computes in "
