@@ -28,7 +28,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ._batched_function import innermost
+from ._batched_function import innermost, vmap_level
 from ._tensor import Tensor, broadcast_shapes
 
 __all__ = ["BatchedTensor", "Unbatched"]
@@ -486,6 +486,17 @@ def linear(input: Any, weight: Any, bias: Any) -> BatchedTensor:
     return BatchedTensor(product + b)
 
 
+def refused_by_kernel(name: str) -> bool:
+    """Whether vmap's refusal of the in-place ``name`` writing a batched value into an
+    unbatched tensor comes from the kernel below its batch rule (a broadcast's), after the
+    levels below have had their say.
+
+    >>> refused_by_kernel("add_"), refused_by_kernel("copy_")
+    (True, False)
+    """
+    return name in _BROADCASTING
+
+
 def refuse_inplace(name: str, self: Any, args: tuple, kwargs: dict) -> None:
     """torch's refusal of the in-place method ``name`` on ``self``, a tensor vmap does not
     batch, given a batched argument; nothing when there is none.
@@ -509,7 +520,7 @@ def refuse_inplace(name: str, self: Any, args: tuple, kwargs: dict) -> None:
     elif name in _OWN_RULE:
         op, where = name, "in a vmap"
     else:
-        op, where = f"aten::{name}", "at level 1"
+        op, where = f"aten::{name}", f"at level {vmap_level()}"
     raise Refused(f"vmap: {op}(self, *extra_args) is not possible because there exists a "
                   "Tensor `other` in extra_args that has more elements than `self`. This "
                   f"happened due to `other` being vmapped over but `self` not being vmapped "

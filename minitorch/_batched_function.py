@@ -91,6 +91,18 @@ def transforming(kind: str) -> Iterator[None]:
         _state.level = outer
 
 
+def vmap_level() -> int:
+    """torch's number of the innermost vmap running: its depth among the transforms (grad,
+    jvp, vmap; linearize's trace is none), as vmap's messages name it.
+
+    >>> with transforming("reverse"), transforming("vmap"):
+    ...     vmap_level()
+    2
+    """
+    kinds = [k for k in _kinds() if k != "trace"]
+    return max((i + 1 for i, k in enumerate(kinds) if k == "vmap"), default=1)
+
+
 def level() -> int:
     """The number of the innermost grad/vjp/jvp-kind transform running (0: none), which a
     tensor made meanwhile keeps as its ``_level``.

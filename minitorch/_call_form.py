@@ -93,11 +93,17 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
             raise TypeError(_alone_refusal(name, args[1:] if method else args, kwargs,
                                            method_signatures(list(signatures)) if method
                                            else list(signatures)))
+        captures = writes and _batched_function.level() and _binds(fn, args, kwargs)
         if inplace and vmapped() and _binds(fn, args, kwargs):  # (the parser's errors first)
-            from ._batched import refuse_inplace  # a batched value into an unbatched tensor
+            from ._batched import refuse_inplace, refused_by_kernel
 
-            refuse_inplace(name, args[0], args[1:], kwargs)
-        if writes and _batched_function.level() and _binds(fn, args, kwargs):
+            if captures and (_batched_function.innermost() != "vmap" or refused_by_kernel(name)):
+                # (the grad level's refusal first: the innermost, or the level vmap's batch
+                # rule hands the write to)
+                _batched_function.refuse_captured(args[0], name, args[1:], kwargs)
+            refuse_inplace(name, args[0], args[1:], kwargs)  # a batched value into an
+            # unbatched tensor
+        if captures:
             _batched_function.refuse_captured(args[0], name, args[1:], kwargs)
         given = numpy_keywords(kwargs, parameters, len(args)) \
             if kwargs and not numpy_names.isdisjoint(kwargs) else kwargs

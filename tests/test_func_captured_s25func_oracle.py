@@ -225,3 +225,31 @@ CONVS = {
 @pytest.mark.parametrize("case", list(CONVS))
 def test_vmapped_convolution_checks_the_folded_batch(case):
     assert_as_torch(CONVS[case], compare=_loose)
+
+
+NESTED_WRITES = {
+    "add_": lambda L, c, x: c.add_(x),
+    "copy_": lambda L, c, x: c.copy_(x),
+    "mul_": lambda L, c, x: c.mul_(x),
+    "fill_": lambda L, c, x: c.fill_(x[0]),
+    "index_add_": lambda L, c, x: c.index_add_(0, L.tensor([0]), x[:1]),
+    "lerp_": lambda L, c, x: c.lerp_(x, 0.5),
+}
+
+
+@pytest.mark.parametrize("nest", ["grad_of_vmap", "vmap_of_grad"])
+@pytest.mark.parametrize("write", list(NESTED_WRITES))
+def test_batched_write_into_captured_tensor_which_level_refuses_first(write, nest):
+    def program(L):
+        c = L.zeros(3, dtype=L.float64)
+
+        def body(x):
+            NESTED_WRITES[write](L, c, x)
+            return (x * x).sum()
+
+        if nest == "grad_of_vmap":
+            return L.func.grad(lambda y: L.func.vmap(body)(y.unsqueeze(0)).sum())(
+                L.ones(3, dtype=L.float64))
+        return L.func.vmap(L.func.grad(body))(L.ones(2, 3, dtype=L.float64))
+
+    assert_as_torch(program, compare=_loose)
