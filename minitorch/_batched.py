@@ -28,6 +28,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ._args import c_name
 from ._batched_function import innermost, vmap_level
 from ._tensor import Tensor, broadcast_shapes
 
@@ -461,6 +462,15 @@ def check_inner_sizes(left: Any, right: Any) -> None:
         rows = left.value.shape[0] * math.prod(left.shape[:-1])
         raise Refused(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{left.shape[-1]} "
                       f"and {right.shape[0]}x{right.shape[1]})")
+
+
+def check_folded_dtypes(left: Any, right: Any) -> None:
+    """torch's refusal of a batched example times an unbatched matrix of another dtype: the
+    batch rule's one ``mm`` of the folded rows (F.linear's ``addmm`` words it otherwise)."""
+    if isinstance(left, BatchedTensor) and not isinstance(right, BatchedTensor) and \
+            right.dim() == 2 and left.dim() and left.dtype is not right.dtype:
+        raise Refused(f"expected m1 and m2 to have the same dtype, but got: "
+                      f"{c_name(left.dtype)} != {c_name(right.dtype)}")
 
 
 def linear(input: Any, weight: Any, bias: Any) -> BatchedTensor:

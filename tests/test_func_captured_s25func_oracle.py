@@ -253,3 +253,14 @@ def test_batched_write_into_captured_tensor_which_level_refuses_first(write, nes
         return L.func.vmap(L.func.grad(body))(L.ones(2, 3, dtype=L.float64))
 
     assert_as_torch(program, compare=_loose)
+
+
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("lead", [(), (4,)])
+def test_vmapped_linear_of_another_dtype_names_the_folded_product(bias, lead):
+    def program(L):
+        b = L.ones(2, dtype=L.float64) if bias else None
+        return L.func.vmap(lambda v: L.nn.functional.linear(v, L.ones(2, 3, dtype=L.float64), b))(
+            L.ones(2, *lead, 3, dtype=L.int64))
+
+    assert_as_torch(program, compare=_loose)

@@ -20,7 +20,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from .. import _args, _call_form, _creation, _factories, backend, overrides
-from .._batched import BatchedTensor, check_inner_sizes, check_running_stats
+from .._batched import (
+    BatchedTensor,
+    check_folded_dtypes,
+    check_inner_sizes,
+    check_running_stats,
+)
 from .._batched import linear as batched_linear
 from .._dtype import int64
 from .._tensor import Tensor
@@ -232,6 +237,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         return batched_linear(input, weight, bias)  # vmap over an ensemble's weights
     if isinstance(input, BatchedTensor) and isinstance(weight, Tensor) and weight.dim() == 2:
         check_inner_sizes(input, weight.t())  # (torch's batch rule folds the batch in)
+        check_folded_dtypes(input, weight)
     if input.dim() == 0 or weight.dim() == 0:
         raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
                            f"{input.dim()}D and {weight.dim()}D")
