@@ -496,6 +496,15 @@ def linear(input: Any, weight: Any, bias: Any) -> BatchedTensor:
     return BatchedTensor(product + b)
 
 
+def draws(name: str) -> bool:
+    """Whether the in-place ``name`` draws random numbers (vmap's randomness rule's).
+
+    >>> draws("normal_"), draws("add_")
+    (True, False)
+    """
+    return name in _RANDOM
+
+
 def refused_by_kernel(name: str) -> bool:
     """Whether vmap's refusal of the in-place ``name`` writing a batched value into an
     unbatched tensor comes from the kernel below its batch rule (a broadcast's), after the

@@ -104,6 +104,10 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
             refuse_inplace(name, args[0], args[1:], kwargs)  # a batched value into an
             # unbatched tensor
         if captures:
+            from ._batched import draws
+
+            if inplace and vmapped() and _batched_function.innermost() == "vmap" and draws(name):
+                _batched_function.check_random()  # (vmap's randomness rule refuses first)
             _batched_function.refuse_captured(args[0], name, args[1:], kwargs)
         given = numpy_keywords(kwargs, parameters, len(args)) \
             if kwargs and not numpy_names.isdisjoint(kwargs) else kwargs

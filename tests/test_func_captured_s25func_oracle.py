@@ -234,6 +234,7 @@ NESTED_WRITES = {
     "fill_": lambda L, c, x: c.fill_(x[0]),
     "index_add_": lambda L, c, x: c.index_add_(0, L.tensor([0]), x[:1]),
     "lerp_": lambda L, c, x: c.lerp_(x, 0.5),
+    "normal_": lambda L, c, x: c.normal_(),  # (vmap's randomness rule first, inside a vmap)
 }
 
 
