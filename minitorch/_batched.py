@@ -22,12 +22,14 @@ tensor([[2., 0.],
 from __future__ import annotations
 
 import contextlib
+import math
 import operator
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ._batched_function import innermost
+from ._args import c_name
+from ._batched_function import innermost, vmap_level
 from ._tensor import Tensor, broadcast_shapes
 
 __all__ = ["BatchedTensor", "Unbatched"]
@@ -425,20 +427,50 @@ def _refuse_wrapped_scalar() -> None:
             "please file an issue.")
 
 
+def check_running_stats(input: Any, running_mean: Any, running_var: Any) -> None:
+    """torch's refusal of a training batch norm (or instance norm) of a batched input whose
+    running statistics, updated in place, are not batched: one buffer cannot hold each
+    example's update.
+
+    >>> check_running_stats(BatchedTensor(minitorch.ones(2, 4, 3)), minitorch.zeros(3), None)
+    Traceback (most recent call last):
+    minitorch._batched.Refused: Batch norm got a batched tensor as input while the ...
+    """
+    stats = (running_mean, running_var)
+    if isinstance(input, BatchedTensor) and any(
+            s is not None and not isinstance(s, BatchedTensor) for s in stats):
+        raise Refused(
+            "Batch norm got a batched tensor as input while the running_mean or running_var, "
+            "which will be updated in place, were not batched.\nIf you are using a module "
+            "and do not need eval mode, please set `track_running_stats` to be False.If you "
+            "are using a prebuilt module and do not need eval mode, please see the functorch "
+            "website for resources on how to patch your module to work with vmap")
+
+
 def check_inner_sizes(left: Any, right: Any) -> None:
-    """torch's refusal of a matrix product of two-dim examples whose inner sizes differ, in
-    its batch rule's words: a batched right operand goes through ``bmm`` (the left expanded
-    to the batch), a batched left one alone through one ``mm`` of all the batch's rows."""
-    if left.dim() != 2 or right.dim() != 2 or left.shape[1] == right.shape[0]:
+    """torch's refusal of a matrix product of an example by a matrix whose inner sizes
+    differ, in its batch rule's words: a batched right operand goes through ``bmm`` (a
+    two-dim left expanded to the batch), a batched left one alone (of any dims) through one
+    ``mm`` of all the batch's rows."""
+    if right.dim() != 2 or not left.dim() or left.shape[-1] == right.shape[0]:
         return
-    if isinstance(right, BatchedTensor):
+    if isinstance(right, BatchedTensor) and left.dim() == 2:
         size = right.value.shape[0]
         raise Refused(f"Expected size for first two dimensions of batch2 tensor to be: "
                       f"[{size}, {left.shape[1]}] but got: [{size}, {right.shape[0]}].")
-    if isinstance(left, BatchedTensor):
-        raise Refused(f"mat1 and mat2 shapes cannot be multiplied "
-                      f"({left.value.shape[0] * left.shape[0]}x{left.shape[1]} and "
-                      f"{right.shape[0]}x{right.shape[1]})")
+    if isinstance(left, BatchedTensor) and not isinstance(right, BatchedTensor):
+        rows = left.value.shape[0] * math.prod(left.shape[:-1])
+        raise Refused(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{left.shape[-1]} "
+                      f"and {right.shape[0]}x{right.shape[1]})")
+
+
+def check_folded_dtypes(left: Any, right: Any) -> None:
+    """torch's refusal of a batched example times an unbatched matrix of another dtype: the
+    batch rule's one ``mm`` of the folded rows (F.linear's ``addmm`` words it otherwise)."""
+    if isinstance(left, BatchedTensor) and not isinstance(right, BatchedTensor) and \
+            right.dim() == 2 and left.dim() and left.dtype is not right.dtype:
+        raise Refused(f"expected m1 and m2 to have the same dtype, but got: "
+                      f"{c_name(left.dtype)} != {c_name(right.dtype)}")
 
 
 def linear(input: Any, weight: Any, bias: Any) -> BatchedTensor:
@@ -464,6 +496,26 @@ def linear(input: Any, weight: Any, bias: Any) -> BatchedTensor:
     return BatchedTensor(product + b)
 
 
+def draws(name: str) -> bool:
+    """Whether the in-place ``name`` draws random numbers (vmap's randomness rule's).
+
+    >>> draws("normal_"), draws("add_")
+    (True, False)
+    """
+    return name in _RANDOM
+
+
+def refused_by_kernel(name: str) -> bool:
+    """Whether vmap's refusal of the in-place ``name`` writing a batched value into an
+    unbatched tensor comes from the kernel below its batch rule (a broadcast's), after the
+    levels below have had their say.
+
+    >>> refused_by_kernel("add_"), refused_by_kernel("copy_")
+    (True, False)
+    """
+    return name in _BROADCASTING
+
+
 def refuse_inplace(name: str, self: Any, args: tuple, kwargs: dict) -> None:
     """torch's refusal of the in-place method ``name`` on ``self``, a tensor vmap does not
     batch, given a batched argument; nothing when there is none.
@@ -487,7 +539,7 @@ def refuse_inplace(name: str, self: Any, args: tuple, kwargs: dict) -> None:
     elif name in _OWN_RULE:
         op, where = name, "in a vmap"
     else:
-        op, where = f"aten::{name}", "at level 1"
+        op, where = f"aten::{name}", f"at level {vmap_level()}"
     raise Refused(f"vmap: {op}(self, *extra_args) is not possible because there exists a "
                   "Tensor `other` in extra_args that has more elements than `self`. This "
                   f"happened due to `other` being vmapped over but `self` not being vmapped "

@@ -27,6 +27,7 @@ tensor([[1.],
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -35,7 +36,14 @@ from typing import Any, NamedTuple
 from ._args import wrap_dim
 
 _DOCS = "For more details, please see https://pytorch.org/docs/main/notes/extending.func.html"
-_state = threading.local()
+
+
+class _ThreadState(threading.local):
+    level = 0  # the innermost running grad/jvp-kind transform's number (0: none)
+
+
+_state = _ThreadState()
+_numbers = itertools.count(1)  # (a later transform's number is larger: see is_captured)
 
 
 class VmapInfo(NamedTuple):
@@ -73,10 +81,133 @@ def transforming(kind: str) -> Iterator[None]:
     jacfwd), "vmap" or "trace" (linearize's, no transform in torch)."""
     kinds = _kinds()
     kinds.append(kind)
+    outer = _state.level
+    if kind in ("reverse", "forward"):  # torch's grad and jvp levels (vmap's, trace's: none)
+        _state.level = next(_numbers)
     try:
         yield
     finally:
         kinds.pop()
+        _state.level = outer
+
+
+def vmap_level() -> int:
+    """torch's number of the innermost vmap running: its depth among the transforms (grad,
+    jvp, vmap; linearize's trace is none), as vmap's messages name it.
+
+    >>> with transforming("reverse"), transforming("vmap"):
+    ...     vmap_level()
+    2
+    """
+    kinds = [k for k in _kinds() if k != "trace"]
+    return max((i + 1 for i, k in enumerate(kinds) if k == "vmap"), default=1)
+
+
+def level() -> int:
+    """The number of the innermost grad/vjp/jvp-kind transform running (0: none), which a
+    tensor made meanwhile keeps as its ``_level``.
+
+    >>> level()
+    0
+    """
+    return _state.level
+
+
+def own(t: Any) -> Any:
+    """``t`` (a transform's input or dual) as made by the innermost transform: in torch a
+    wrapper of that level, so that the function may write into it."""
+    t._level = _state.level
+    return t
+
+
+_TENSOR_ONLY = frozenset({"add_", "sub_", "mul_", "div_", "divide_", "multiply_", "subtract_",
+                          "true_divide_", "floor_divide_"})  # (torch wraps a number)
+_SCALAR_OR_TENSOR = frozenset({
+    "fill_", "bitwise_and_", "bitwise_or_", "bitwise_xor_", "copysign_", "eq_", "ne_",
+    "not_equal_", "lt_", "le_", "gt_", "ge_", "greater_", "greater_equal_", "less_",
+    "less_equal_", "float_power_", "fmod_", "remainder_", "pow_"})
+_BY_OPERAND = {  # op: (the operand deciding, overload for a number, for a tensor)
+    "bitwise_left_shift_": (0, ".Tensor_Scalar", ".Tensor"),
+    "bitwise_right_shift_": (0, ".Tensor_Scalar", ".Tensor"),
+    "xlogy_": (0, ".Scalar_Other", ".Tensor"), "bernoulli_": (0, ".float", ".Tensor"),
+    "masked_fill_": (1, ".Scalar", ".Tensor"), "lerp_": (1, ".Scalar", ".Tensor"),
+    "scatter_": (2, ".value", ".src"), "index_fill_": (2, ".int_Scalar", ".int_Tensor"),
+    "set_": (0, "", ".source_Tensor")}
+_BY_COUNT = {"random_": ("", ".to", ".from"), "squeeze_": ("", ".dim", ".dim")}
+
+
+def inplace_aten_name(name: str, args: tuple, kwargs: dict) -> str:
+    """The aten overload torch dispatches the in-place method ``name`` to for these operands
+    (``args`` after self), as its messages name it.
+
+    >>> inplace_aten_name("pow_", (2,), {}), inplace_aten_name("add_", (2,), {})
+    ('aten::pow_.Scalar', 'aten::add_.Tensor')
+    """
+    operands = [*args, *kwargs.values()]
+    tensor = [hasattr(a, "_data") or hasattr(a, "value") for a in operands]
+    if name in _TENSOR_ONLY:
+        return f"aten::{name}.Tensor{'_mode' * ('rounding_mode' in kwargs)}"
+    if name in _SCALAR_OR_TENSOR or name in _BY_OPERAND:
+        at, scalar, whole = _BY_OPERAND.get(name, (0, ".Scalar", ".Tensor"))
+        if name == "scatter_" and "reduce" in kwargs:
+            scalar, whole = ".value_reduce", ".reduce"
+        return f"aten::{name}{whole if at < len(tensor) and tensor[at] else scalar}"
+    if name.startswith(("clamp", "clip")) and any(tensor):
+        return f"aten::{name}.Tensor"
+    if name in _BY_COUNT:
+        overload = _BY_COUNT[name][min(len(operands), 2)]
+        if name == "squeeze_" and operands and isinstance(operands[0], (tuple, list)):
+            overload = ".dims"
+        return f"aten::{name}{overload}"
+    return f"aten::{name}"
+
+
+def refuse_captured(t: Any, name: str, args: tuple = (), kwargs: dict | None = None) -> None:
+    """torch's refusal, inside grad/vjp/jvp/jacrev/jacfwd/hessian, of the in-place method
+    ``name`` (with ``args`` and ``kwargs`` after self, or an aten name) on a tensor the
+    transformed function did not make: one made outside, or by an earlier transform, or a
+    view or detach of such (captured, in torch's words).
+
+    >>> import minitorch
+    >>> c = minitorch.zeros(1)
+    >>> with transforming("reverse"):
+    ...     refuse_captured(c, "zero_")
+    Traceback (most recent call last):
+    RuntimeError: During a grad (vjp, jvp, grad, etc) transform, the function provided ...
+    """
+    if captured(t):
+        raise captured_refusal(name if name.startswith("aten::") else
+                               inplace_aten_name(name, args, kwargs or {}))
+
+
+def captured(t: Any) -> bool:
+    """Whether ``t`` is captured by the innermost grad/jvp-kind transform running (made
+    before it began, outside it), so that torch refuses an in-place write into it."""
+    current = _state.level
+    t = getattr(t, "value", t) if not hasattr(t, "_level") else t  # (a vmap's batch)
+    return bool(current) and getattr(t, "_level", current) < current
+
+
+def captured_refusal(op: str) -> RuntimeError:
+    """torch's refusal of the in-place ``op`` (its aten name) on a captured tensor."""
+    return RuntimeError(
+        "During a grad (vjp, jvp, grad, etc) transform, the function provided attempted to "
+        f"call in-place operation ({op}) that would mutate a captured Tensor. This is not "
+        "supported; please rewrite the function being transformed to explicitly accept the "
+        "mutated Tensor(s) as inputs.")
+
+
+@contextmanager
+def own_write() -> Iterator[None]:
+    """A write minitorch makes itself, which torch's transforms do not check as the user's
+    in-place op: into an ``out=`` tensor (an out= op may write into a captured tensor), into
+    a dual tensor's tangent."""
+    outer = _state.level
+    _state.level = 0
+    try:
+        yield
+    finally:
+        _state.level = outer
 
 
 def innermost() -> str | None:

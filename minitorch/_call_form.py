@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from . import _args, overrides
+from . import _args, _batched_function, overrides
 from ._batched_function import vmapped
 from .overrides import _state as _overriding
 
@@ -74,6 +74,8 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     parsed = name not in (PYTHON_METHODS if method else PYTHON_FUNCTIONS)
     varargs = method and getattr(fn, "int_varargs", False)
     inplace = method and name.endswith("_") and not name.startswith("_")
+    writes = name.endswith("_") and not name.startswith("_") and \
+        name not in ("share_memory_", "requires_grad_")  # (no write into the tensor)
     overloaded = bool(getattr(fn, "torch_signatures", ()))  # (an empty list: none declared)
     hidden = getattr(fn, "torch_hidden", False)
     # the numpy names this function may be given (most have none: their calls skip the copy)
@@ -93,10 +95,22 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
             raise TypeError(_alone_refusal(name, args[1:] if method else args, kwargs,
                                            method_signatures(list(signatures)) if method
                                            else list(signatures)))
+        captures = writes and _batched_function.level() and _binds(fn, args, kwargs)
         if inplace and vmapped() and _binds(fn, args, kwargs):  # (the parser's errors first)
-            from ._batched import refuse_inplace  # a batched value into an unbatched tensor
+            from ._batched import refuse_inplace, refused_by_kernel
 
-            refuse_inplace(name, args[0], args[1:], kwargs)
+            if captures and (_batched_function.innermost() != "vmap" or refused_by_kernel(name)):
+                # (the grad level's refusal first: the innermost, or the level vmap's batch
+                # rule hands the write to)
+                _batched_function.refuse_captured(args[0], name, args[1:], kwargs)
+            refuse_inplace(name, args[0], args[1:], kwargs)  # a batched value into an
+            # unbatched tensor
+        if captures:
+            from ._batched import draws
+
+            if inplace and vmapped() and _batched_function.innermost() == "vmap" and draws(name):
+                _batched_function.check_random()  # (vmap's randomness rule refuses first)
+            _batched_function.refuse_captured(args[0], name, args[1:], kwargs)
         given = numpy_keywords(kwargs, parameters, len(args)) \
             if kwargs and not numpy_names.isdisjoint(kwargs) else kwargs
         if _overriding.subclassed and (handled := overrides.dispatch_subclassed(

@@ -20,7 +20,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from . import _args, _call_form, _layout, backend
+from . import _args, _batched_function, _call_form, _layout, backend
 from . import _dtype as D
 from ._creation import (
     _CREATION_KEYWORDS,
@@ -290,7 +290,7 @@ def _created_into(factory: Callable[..., Tensor], args: tuple, kwargs: dict,
         raise RuntimeError(f"aten::{name}(): functions with out=... arguments don't support "
                            "automatic differentiation, but one of the arguments requires grad.")
     result = factory(*args, **{**kwargs, "dtype": out.dtype, "device": out.device})
-    with grad_mode.no_grad():
+    with grad_mode.no_grad(), _batched_function.own_write():
         if out.shape != result.shape:
             resize_(out, *result.shape)
         if name != "empty":  # torch's empty leaves what the memory held

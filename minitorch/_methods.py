@@ -18,7 +18,17 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from . import _aliases, _args, _attributes, _call_form, _factories, _random, _storage, overrides
+from . import (
+    _aliases,
+    _args,
+    _attributes,
+    _batched_function,
+    _call_form,
+    _factories,
+    _random,
+    _storage,
+    overrides,
+)
 from . import _dtype as D
 from ._alpha_first import alpha_first
 from ._batched_function import vmapped
@@ -569,6 +579,7 @@ def _inplace_operator(inplace_op: Any) -> Any:
         _refuse_batched(inplace_op.__name__, self, other)
         if not _operand(other):
             return overrides.operand_refused(method, self, other)
+        _batched_function.refuse_captured(self, inplace_op.__name__, (other,))
         return inplace_op(self, other)
 
     method.__name__ = f"__i{inplace_op.__name__[:-1]}__"
@@ -881,9 +892,23 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
         check_internal_overlap(view)  # torch copies into the view the basic key makes
         if isinstance(value, Tensor):  # (as copy_: its overlap with the value)
             check_partial_overlap(view._data, value)
+    if _batched_function.captured(self):
+        raise _batched_function.captured_refusal(_write_name(self, key, value))
     self._inplace(_write_op(self, key, dims).apply, value, key=key, overlap=False,
                   fills=True)  # (torch's index_put_ writes the places it names, into an
     # expand too; the whole tensor's overlap is not torch's check: the written part's is)
+
+
+def _write_name(self: Tensor, key: tuple, value: Any) -> str:
+    """The aten op torch's ``self[key] = value`` writes with: index_put_ through index
+    tensors, else (into the part the key views) fill_ of a 0-d value where the part has
+    dims, copy_ otherwise."""
+    if any(getattr(k, "ndim", 0) or getattr(getattr(k, "dtype", None), "kind", "") == "b"
+           for k in key):
+        return "aten::index_put_"  # (a mask, even a 0-d one, is an index)
+    part = self._data[key].ndim
+    single = not isinstance(value, Tensor) or not value.dim()
+    return "aten::fill_.Tensor" if single and part else "aten::copy_"
 
 
 def _only_index(key: Any) -> Any:

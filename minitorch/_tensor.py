@@ -196,6 +196,9 @@ class Tensor(metaclass=_TensorType):
     # A gradient only the engine holds, whose array is its own: the leaf it is bound for may
     # take it as its .grad without a copy (autograd/function.py sets it, graph.py takes it).
     _fresh = False
+    # The torch.func transform (grad/jvp kind) this tensor was made in, 0 for none: an
+    # in-place write inside a later one is refused (_batched_function.refuse_captured).
+    _level = 0
 
     def __init__(self, *data: Any, **keywords: Any) -> None:
         """torch's legacy constructor: ``Tensor(2, 3)`` is a zero-filled 2x3 tensor and
@@ -217,6 +220,8 @@ class Tensor(metaclass=_TensorType):
         self._version_counter = VersionCounter()
         if grad_mode._state.inference:
             self._inference = True
+        if _batched_function._state.level:
+            self._level = _batched_function._state.level
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A subclass dispatches its methods to ``__torch_function__`` (see overrides)."""
@@ -1305,9 +1310,12 @@ def mark_multi_output(views: tuple) -> tuple:
 
 def _inheriting_inference(view: Tensor, base: Tensor) -> Tensor:
     """A view is an inference tensor exactly when its base is, in or out of inference mode
-    (torch's rule; other results follow the mode they are made in)."""
+    (torch's rule; other results follow the mode they are made in). It belongs to the
+    torch.func transform its base belongs to (a view of a captured tensor is captured)."""
     if view._inference is not base._inference:
         view._inference = base._inference
+    if view._level != base._level:
+        view._level = base._level
     return view
 
 

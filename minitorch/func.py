@@ -40,7 +40,7 @@ import minitorch
 
 from . import _batched_function
 from ._batched import BatchedTensor, Raised, Refused, Unbatched, examples_are_tensors
-from ._batched_function import vmapping
+from ._batched_function import own, vmapping
 from ._tensor import Tensor, mark_traced, traced_creation
 from .autograd import forward_ad as fwAD
 from .autograd import grad_mode
@@ -130,12 +130,13 @@ def _track(x: Any) -> Any:
     if not isinstance(x, Tensor):
         return x
     if x.requires_grad:  # (still the transform's leaf to in-place ops, as torch's)
-        return fwAD.internal_leaf(x.view_as(x))
-    fresh = fwAD.internal_leaf(x.detach()._set_requires_grad(True))
+        return own(fwAD.internal_leaf(x.view_as(x)))
+    fresh = own(fwAD.internal_leaf(x.detach()._set_requires_grad(True)))
     tangent = fwAD.unpack_dual(x).tangent if fwAD.levels else None
     if tangent is None:
         return fresh
-    return fwAD.internal_leaf(fwAD.make_dual(fresh, tangent))  # jacfwd(jacrev(f)): a leaf too
+    return own(fwAD.internal_leaf(fwAD.make_dual(fresh, tangent)))  # jacfwd(jacrev(f)): a
+    # leaf too
 
 
 def _release(tree: Any, outermost: bool) -> Any:
@@ -413,6 +414,10 @@ def jacrev(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0, *,
             outputs, out_spec = _flatten(output)
             _check_vjp_outputs(outputs)
             aux = _caller_aux(aux, inputs, given)
+            if not inputs:  # torch's Jacobian of no input: none to put in the output's tree
+                raise ValueError(f"treespec.unflatten(leaves): `leaves` has length 0 but the "
+                                 f"spec refers to a pytree that holds {len(outputs)} items "
+                                 f"({_spec_repr(out_spec)}).")
             per_output = [[_stack_rows(out, x, _rows(outputs, k, x)) for x in inputs]
                           for k, out in enumerate(outputs)]
             jac = [_unflatten(row, spec) for row in per_output]
@@ -462,7 +467,7 @@ def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool =
     _check_primals(primals, tangents)
     given, spec = _flatten(primals)
     with _transform("forward") as outermost, fwAD.nested_level():
-        duals = [fwAD.make_dual(p, t) for p, t in zip(given, _flatten(tangents)[0])]
+        duals = [own(fwAD.make_dual(p, t)) for p, t in zip(given, _flatten(tangents)[0])]
         output, aux = _split_aux(func(*_unflatten(duals, spec)), has_aux,
                                  "jvp(f, primals, tangents)")
         outputs, out_spec = _flatten(output)
@@ -565,6 +570,8 @@ def jacfwd(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
         nums = _argnums(argnums, len(args))
         leaves, spec = _flatten([args[n] for n in nums])
         _check_randomness(randomness)
+        if not leaves:  # torch stacks the columns of no input element
+            raise AssertionError("tensors must have at least one element")
         given = argnums if isinstance(argnums, tuple) else (argnums,)
         target = _unplaced(func, args, [n % len(args) for n in given if n < 0])
         with vmapping(randomness):
@@ -1036,12 +1043,11 @@ def _check_strict(module: Any, replacements: dict) -> None:
     names = {n for n, _ in module.named_parameters()} | {n for n, _ in module.named_buffers()}
     missing = sorted(names - set(replacements))
     unexpected = sorted(set(replacements) - names)
-    if missing or unexpected:
-        raise RuntimeError("Error(s) in reparametrizing for " + type(module).__name__ + ":\n\t"
-                           + (f"Unexpected key(s): {', '.join(map(repr, unexpected))}.\n\t"
-                              if unexpected else "")
-                           + (f"Missing key(s): {', '.join(map(repr, missing))}." if missing
-                              else ""))
+    errors = [f"{what} key(s): {', '.join(map(repr, keys))}."
+              for what, keys in (("Unexpected", unexpected), ("Missing", missing)) if keys]
+    if errors:
+        raise RuntimeError(f"Error(s) in reparametrizing for {type(module).__name__}:\n\t"
+                           + "\n\t".join(errors))
 
 
 @contextlib.contextmanager

@@ -24,7 +24,7 @@ from collections import namedtuple
 from collections.abc import Iterator
 from typing import Any
 
-from .. import _args
+from .. import _args, _batched_function
 from .. import _tensor as T
 from .._dtype import promote_types
 from . import grad_mode
@@ -596,7 +596,7 @@ def _write_tangent(t: T.Tensor, level: int, new: T.Tensor) -> None:
     if own is None or own.requires_grad:
         give(t, level, new)
         return
-    with _suspended(), grad_mode._recording(False):
+    with _suspended(), grad_mode._recording(False), _batched_function.own_write():
         own.copy_(new)
 
 

@@ -237,8 +237,8 @@ class BackwardCFunction(Node, FunctionCtx):
         result = _user_backward(self, *grads)
         if not isinstance(result, tuple):
             result = (result,)
-        if cls._trusted:
-            return result
+        if cls._trusted and not self._input_shapes:  # (set where an unpack hook's value
+            return result  # may not fit: the engine's checks of a built-in node's gradients)
         return _validate_grads(self, result)
 
 
@@ -303,7 +303,7 @@ def _validate_grads(node: BackwardCFunction, grads: tuple) -> tuple:
             g = reduce_to_shape(name, i, g, meta[0])
         if g is not None and g.dtype is not meta[1]:
             g = g.to(meta[1])
-        if g is not None:
+        if g is not None and meta[2] is not None:  # (a built-in node's: not checked)
             g = on_device(g, meta[2], f"Function {name} returned an invalid gradient at index {i}")
         out.append(g)
     return tuple(out)
@@ -535,7 +535,12 @@ def _apply_op(cls: type[Function], args: tuple, kwargs: dict) -> Any:
         node = cls._backward_cls(needs)
         outputs = cls.forward(node, *args, **kwargs)
         node._next = _edges(args, needs)
-        return _link(node, args, outputs)
+        linked = _link(node, args, outputs)
+        if _unpacks_by_hook(node):  # its gradients are then checked, as torch's engine
+            node._input_shapes = tuple(  # checks every node's
+                (tuple(a.shape), a.dtype, None) if isinstance(a, T.Tensor) else None
+                for a in args)
+        return linked
     finally:
         if token is not None:
             FLOAT_ERRORS.reset(token)

@@ -20,7 +20,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from .. import _args, _call_form, _creation, _factories, backend, overrides
-from .._batched import BatchedTensor
+from .._batched import (
+    BatchedTensor,
+    check_folded_dtypes,
+    check_inner_sizes,
+    check_running_stats,
+)
 from .._batched import linear as batched_linear
 from .._dtype import int64
 from .._tensor import Tensor
@@ -241,6 +246,9 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """
     if isinstance(weight, BatchedTensor) or isinstance(bias, BatchedTensor):
         return batched_linear(input, weight, bias)  # vmap over an ensemble's weights
+    if isinstance(input, BatchedTensor) and isinstance(weight, Tensor) and weight.dim() == 2:
+        check_inner_sizes(input, weight.t())  # (torch's batch rule folds the batch in)
+        check_folded_dtypes(input, weight)
     if input.dim() == 0 or weight.dim() == 0:
         raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
                            f"{input.dim()}D and {weight.dim()}D")
@@ -1040,6 +1048,8 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
     if _args.python_op(eps, "<", 0.0):
         raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    if training is True:
+        check_running_stats(input, running_mean, running_var)
     return _native_batch_norm(input, running_mean, running_var, weight, bias, training,
                               momentum, eps)
 
@@ -1146,6 +1156,7 @@ def instance_norm(input: Tensor, running_mean: Tensor | None = None,
         if math.prod(input.shape[2:]) == 1:
             raise ValueError("Expected more than 1 spatial element when training, got input "
                              f"size {input.shape}")
+        check_running_stats(input, running_mean, running_var)
     return native(input, weight, bias, running_mean, running_var, use_input_stats, momentum,
                   eps, False)
 

@@ -15,6 +15,7 @@ import warnings
 from typing import Any
 
 from .. import _args, _call_form, _creation
+from .._batched import BatchedTensor, Refused
 from .._tensor import Tensor
 from ..ops import pad as _pad
 from ..ops._cascade_sum import get_num_threads
@@ -270,6 +271,25 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: An
     return convolution(2, input, weight, bias, (stride, padding, dilation), groups)
 
 
+def _check_folded(dims: int, input: BatchedTensor, weight: Tensor, bias: Tensor | None,
+                  geometry: tuple, groups: int) -> None:
+    """vmap's refusal of a convolution of a batched example by an unbatched weight, in
+    torch's words: its batch rule folds the batch into the batch dim (an unbatched example's
+    batch is the batch dim) and checks that input against the weight."""
+    if input.dim() not in (dims + 1, dims + 2) or isinstance(bias, BatchedTensor):
+        return
+    folded = input.value if input.dim() == dims + 1 else input.value.flatten(0, 1)
+    stride, padding, dilation = geometry
+    try:
+        if not isinstance(padding, str):
+            _check_bias_type(folded, bias)
+        _check_conv(folded, weight, bias, groups,
+                    (_spread(stride, dims), padding if isinstance(padding, str) else
+                     _spread(padding, dims), _spread(dilation, dims)))
+    except RuntimeError as error:  # (vmap passes a Refused on; anything else it retries
+        raise Refused(str(error)) from None  # per example, whose message is the example's)
+
+
 def convolution(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None,
                 geometry: tuple, groups: int) -> Tensor:
     """``conv1d``, ``conv2d`` or ``conv3d`` (``dims`` 1, 2, 3) after torch's checks;
@@ -278,6 +298,8 @@ def convolution(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None,
     name = f"conv{dims}d"
     stride, padding, dilation = geometry
     _conv_arg_types(name, stride, padding, dilation, groups)
+    if isinstance(input, BatchedTensor) and isinstance(weight, Tensor):
+        _check_folded(dims, input, weight, bias, geometry, groups)
     if not isinstance(padding, str):  # torch's conv<n>d checks the bias's dtype first of all
         _check_bias_type(input, bias)
     if input.dim() == dims + 1:

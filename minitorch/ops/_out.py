@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from .. import _args, _call_form
+from .. import _args, _batched_function, _call_form
 from .. import _dtype as D
 from .._dtype import can_cast
 from .._tensor import Tensor, check_output_shape
@@ -462,7 +462,8 @@ def _write(result: Tensor, out: Tensor) -> Tensor:
                 "with t.resize_(0).", UserWarning, stacklevel=3)
         xp = out._xp
         out._data = xp.empty(result._data.shape, dtype=out._data.dtype)
-    out.copy_(result)
+    with _batched_function.own_write():
+        out.copy_(result)
     return out
 
 

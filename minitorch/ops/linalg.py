@@ -283,10 +283,11 @@ def _mm_grads(a: Tensor | None, b: Tensor | None, g: Any, column_major: tuple) -
 
 
 def _mm_grad_tensors(a: Tensor | None, b: Tensor | None, g: Tensor, column_major: tuple) -> tuple:
-    """``_mm_grads`` with recorded ops, for a backward that builds a graph."""
+    """``_mm_grads`` with recorded ops, for a backward that builds a graph: mat2's first,
+    as torch's node computes them (what refuses an unpack hook's value refuses there)."""
     a_major, b_major = column_major
-    return (None if b is None else b.mm(g.t()).t() if a_major else g.mm(b.t()),
-            None if a is None else g.t().mm(a).t() if b_major else a.t().mm(g))
+    for_b = None if a is None else g.t().mm(a).t() if b_major else a.t().mm(g)
+    return (None if b is None else b.mm(g.t()).t() if a_major else g.mm(b.t()), for_b)
 
 
 def with_out_dtype(operands: str, options: str = "") -> tuple:

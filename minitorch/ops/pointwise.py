@@ -28,7 +28,7 @@ from .._dtype import (
 from .._dtype import bool as bool_
 from .._tensor import Tensor, broadcast_pair, broadcast_shapes, sum_to, sum_to_array
 from .._warn_once import warn_once
-from ..autograd import profiler, torch_events
+from ..autograd import forward_ad, profiler, torch_events
 from ..backend import (
     array_dtype,
     c_order,
@@ -911,6 +911,7 @@ class _ResultBackward(Op):
 
     @classmethod
     def forward(cls, ctx: Any, g: Tensor, result: Tensor) -> Tensor:
+        broadcast_pair(g, result)  # (a result from an unpack hook may not fit)
         ctx.save_for_backward(g, result)
         return wrap(cls.half_kernel(g._data, result._data))
 
@@ -1750,11 +1751,21 @@ class _NoDerivative(Op):
     ``compute(*operands, **options)``."""
 
     node_name = "NotImplemented"
+    refuses_tangents = True  # torch's forward AD refuses it too (set_ words it otherwise)
 
     @classmethod
     def on(cls, *operands: Any, **options: Any) -> Tensor:
+        cls.check_no_tangents(operands)
         recorded = [t for t in operands if isinstance(t, Tensor) and t.requires_grad]
         return cls.apply(*recorded, operands=operands, options=options)
+
+    @classmethod
+    def check_no_tangents(cls, operands: tuple) -> None:
+        """torch's refusal of an operand carrying a forward-AD tangent: the op has no
+        derivative, forward or backward (its tangent would otherwise be silently dropped)."""
+        if cls.refuses_tangents and forward_ad.levels and forward_ad.has_tangents(operands):
+            raise NotImplementedError(
+                f"Trying to use forward AD with {cls._profile_name} that does not support it.")
 
     @classmethod
     def forward(cls, ctx: Any, *recorded: Tensor, operands: tuple, options: dict) -> Tensor:
@@ -1770,6 +1781,7 @@ class SetNotImplemented(_NoDerivative):
 
     node_name = "NotImplemented"
     _profile_name = "aten::set_"
+    refuses_tangents = False
 
     @staticmethod
     def compute(a: Any, b: Any = None) -> Any:

@@ -206,4 +206,5 @@ def detach_copy(input: Tensor) -> Tensor:
     tensor([1., 1.])
     """
     _args.tensor_args("detach_copy", (input, "input", 1))
+    DetachCopy.check_no_tangents((input,))
     return DetachCopy.on(input) if grad_mode.is_grad_enabled() else _copied(input)
