@@ -115,6 +115,8 @@ def as_strided_(input: Tensor, size: Any, stride: Any, storage_offset: Any = Non
 
 
 class AsStridedInplace(AsStrided):
+    """``as_strided_``'s node: ``as_strided``'s backward under torch's in-place name."""
+
     node_name = "AsStridedBackward1"
     _profile_name = "aten::as_strided_"
 
