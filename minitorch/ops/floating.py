@@ -59,9 +59,12 @@ def _scaled(xp: Any, x: Any, power: Any) -> Any:
     """``x * 2 ** power`` of float64 ``x`` and integral ``power``, exactly: the mantissa's
     exponent moved in two halves, so that no step overflows or rounds before the last."""
     mantissa, exponent = frexp_arrays(xp, x)
-    total = xp.clip(xp.astype(exponent, xp.float64) + power, -5000.0, 5000.0)
+    # each half at most 1023 (2 ** 1024 is inf: a zero times it nan); a zero, inf or nan is
+    # itself whatever the power, as C's ldexp keeps it
+    total = xp.clip(xp.astype(exponent, xp.float64) + power, -5000.0, 2046.0)
     half = xp.floor(total / 2)
-    return mantissa * xp.pow(2.0, total - half) * xp.pow(2.0, half)
+    moved = mantissa * xp.pow(2.0, total - half) * xp.pow(2.0, half)
+    return xp.where(xp.isfinite(x) & (x != 0), moved, x)
 
 
 class Nextafter(_Binary):
