@@ -42,3 +42,21 @@ def test_area_interpolation_of_a_5d_input_is_torchs(shape: tuple, size: tuple) -
         y.sum().backward()
         return y, x.grad
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("dilation", [0, 1, 2, -1, (0, 1), (1, 0), (0, 0), (2, 0)])
+@pytest.mark.parametrize("stride", [1, 2])
+@pytest.mark.parametrize("case", [
+    ((2, 4, 1, 3), (3, 4, 2, 1), 1, "float32"), ((2, 4, 3, 3), (3, 4, 1, 1), 1, "float32"),
+    ((1, 4, 3, 3), (3, 4, 2, 1), 1, "float32"), ((1, 4, 3, 3), (3, 4, 5, 5), 1, "float32"),
+    ((2, 4, 0, 3), (3, 4, 1, 1), 1, "float32"), ((1, 2, 3, 3), (4, 1, 1, 1), 2, "float32"),
+    ((2, 4, 3, 3), (3, 4, 2, 1), 1, "float64"), ((4, 3, 3), (3, 4, 2, 1), 1, "float32"),
+    ((20, 4, 3, 3), (3, 4, 1, 1), 1, "float32")])
+def test_a_zero_dilation_is_refused_in_the_words_of_torchs_kernel(case: tuple, stride: int,
+                                                                   dilation) -> None:
+    """Where torch's CPU convolution picks oneDNN (float32, a batch, a large kernel...), a
+    zero dilation is "non-positive dilation is not supported"; its own kernels list them."""
+    x, w, groups, dtype = case
+    assert_as_torch(lambda L: L.nn.functional.conv2d(
+        L.ones(x, dtype=getattr(L, dtype)), L.ones(w, dtype=getattr(L, dtype)),
+        dilation=dilation, stride=stride, groups=groups))

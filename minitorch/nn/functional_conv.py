@@ -319,7 +319,7 @@ def convolution(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None,
     elif padding == "same":
         input, padding = _same_padding(input, tuple(weight.shape[2:]), dilation)
     geometry = (stride, sizes(padding, dims), dilation)
-    _check_window(input, weight, geometry)
+    _check_window(input, weight, geometry, groups)
     _check_onednn_dtypes(input, weight, bias, stride, dilation, groups)
     _check_kernel_dtype(input, dims, dilation, transposed=False, pointwise=max(
         *weight.shape[2:], *geometry[0], *geometry[1], 1) == 1 and min(geometry[1]) == 0)
@@ -530,12 +530,12 @@ def _transposed_size(size: tuple, kernel: tuple, geometry: tuple,
     return out
 
 
-def _check_window(input: Tensor, weight: Tensor, geometry: tuple) -> None:
+def _check_window(input: Tensor, weight: Tensor, geometry: tuple, groups: int) -> None:
     """torch's checks of a convolution's window against its input, after the arguments':
-    no zero dilation, the dilated kernel within the padded input, an empty input only by
-    its batch or its channels, a kernel of at least one element (torch's empty path reads
-    its first)."""
-    _, padding, dilation = geometry
+    the dilated kernel within the padded input, no zero dilation (worded as oneDNN's where
+    torch picks it), an empty input only by its batch or its channels, a kernel of at least
+    one element (torch's empty path reads its first)."""
+    stride, padding, dilation = geometry
     padded = [n + 2 * p for n, p in zip(input.shape[2:], padding)]
     kernel = [(k - 1) * d + 1 for k, d in zip(weight.shape[2:], dilation)]
     if any(p < k for p, k in zip(padded, kernel)):
@@ -545,6 +545,8 @@ def _check_window(input: Tensor, weight: Tensor, geometry: tuple) -> None:
             "than actual input size")
     if min(dilation) == 0 and input.numel():  # an empty input passes; a 1-d one is told as
         # the 2-d convolution of height one torch runs
+        if _uses_onednn(input, weight, stride, dilation, groups):
+            raise RuntimeError("non-positive dilation is not supported")
         shown = [1, *dilation] if len(dilation) == 1 else list(dilation)
         raise RuntimeError(f"dilation should be greater than zero, but got {shown}")
     if not input.numel() and input.shape[0] and input.shape[1]:
