@@ -509,7 +509,11 @@ def linearize(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..
                     raise RuntimeError(f"tangent:{idx} with {what} {got} in flattened pytree "
                                        f"doesn't match the {what} {want} of the "
                                        "corresponding primal.")
-        return _linear_part(func, primals, flat_tangents)
+        result = _linear_part(func, primals, flat_tangents)
+        if any(isinstance(t, Tensor) and t.requires_grad for t in flat_primals + flat_tangents):
+            return result
+        # torch replays a trace: a tensor func made requiring grad is made again without
+        return _tree_map(lambda t: t.detach() if isinstance(t, Tensor) else t, result)
 
     return output, jvp_fn
 

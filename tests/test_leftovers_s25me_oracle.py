@@ -60,3 +60,19 @@ def test_a_zero_dilation_is_refused_in_the_words_of_torchs_kernel(case: tuple, s
     assert_as_torch(lambda L: L.nn.functional.conv2d(
         L.ones(x, dtype=getattr(L, dtype)), L.ones(w, dtype=getattr(L, dtype)),
         dilation=dilation, stride=stride, groups=groups))
+
+
+@pytest.mark.parametrize("primal_grad", [False, True])
+@pytest.mark.parametrize("tangent_grad", [False, True])
+def test_linearize_replays_tensors_made_inside_without_their_requires_grad(
+        primal_grad: bool, tangent_grad: bool) -> None:
+    """torch replays a trace of ``func``: a tensor it made requiring grad is made again
+    without, so only the primals and tangents decide whether jvp_fn's output requires grad."""
+    def program(L):
+        def func(x):
+            w = L.ones(3, requires_grad=True)
+            return (x * w).sin(), w.sum()
+        x = L.tensor([1.0, 2.0, 3.0], requires_grad=primal_grad)
+        _, jvp_fn = L.func.linearize(func, x)
+        return jvp_fn(L.ones(3, requires_grad=tangent_grad))
+    assert_as_torch(program)
