@@ -415,7 +415,7 @@ _PARSER_TYPES = {"int": ("int", lambda v: _args.as_int(v) is not None),
                  "str": ("str", lambda v: isinstance(v, str)),
                  "tuple of Tensors": ("tuple of Tensors",
                                       lambda v: isinstance(v, (tuple, list))),
-                 "torch.Generator": ("torch.Generator", lambda v: _is_generator(v))}
+                 "torch.Generator": ("torch.Generator", _is_generator)}
 _PARSER_TYPES.update({"Dims": _PARSER_TYPES["tuple of ints"],  # minitorch's names of them
                       "D.dtype": _PARSER_TYPES["torch.dtype"],
                       # a list of no fixed size, which no bare int stands for

@@ -792,8 +792,7 @@ def eye(n: int, m: int | None = _args.OMITTED, *, dtype: D.dtype | None = None, 
     for name, value in (("n", n), ("m", m)):
         if value < 0:
             raise RuntimeError(f"{name} must be greater or equal to 0, got {value}")
-    if n * m > _args.INT64_MAX:  # its numel, before the storage's bytes
-        raise RuntimeError("numel: integer multiplication overflow")
+    _args.check_numel((n, m))  # its numel, before the storage's bytes
     _args.check_alloc((n, m), dtype.itemsize)
     dt = dtype.name
     array = _created(lambda xp: xp.eye(n, m, dtype=backend.array_dtype(xp, dt)), device)

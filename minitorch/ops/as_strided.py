@@ -142,9 +142,9 @@ def _geometry(fn: str, input: Tensor, size: Any, stride: Any, storage_offset: An
                            f"strides: {list(strides)}")
     if offset < 0:
         raise RuntimeError(f"Tensor: invalid storage offset {offset}")
-    if inplace and 0 not in sizes and any(n < 0 for n in sizes):
-        raise RuntimeError("numel: integer multiplication overflow")
-    if inplace:
+    if inplace:  # torch counts the elements first (a negative size: an overflow)
+        if 0 not in sizes and any(n < 0 for n in sizes):
+            raise RuntimeError("numel: integer multiplication overflow")
         _args.check_numel(sizes)
     item = input.element_size()
     need = _storage_bytes(sizes, strides, offset, item)
