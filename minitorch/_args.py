@@ -13,12 +13,14 @@ IndexError: Dimension out of range (expected to be in range of [-2, 1], but got 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import math
 import numbers as _numbers
 import operator
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar
 from typing import Any
 
 INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
@@ -464,7 +466,8 @@ of type NoneType at pos 0
 
 # where torch's dispatcher registers each op (by its sizes' parameter) that finds a size its
 # SymInt cannot hold (below -2**62, which it takes for a symbol's tag), which its message
-# names; randint's second is its overload with low
+# names; randint_high and randint_low are its overloads without and with low (its sizes are
+# checked there, after every argument is read), "NAME.out" its out= overloads
 SYMINT_MIN = -(2 ** 62)
 _SYMINT_SITES = {
     **dict.fromkeys((("empty", "size"), ("new_empty", "size")), "CPU_1.cpp:2398"),
@@ -474,10 +477,41 @@ _SYMINT_SITES = {
     **{(fn, "size"): f"CompositeExplicitAutograd_0.cpp:{line}" for fn, line in (
         ("ones", 8236), ("rand", 8781), ("randn", 9454), ("full", 5179), ("new_zeros", 4600),
         ("new_ones", 4653), ("new_full", 4547), ("expand", 4963), ("broadcast_to", 4963),
-        ("randint", 8948), ("randint_low", 9054), ("normal", 16347))},
+        ("randint_high", 8948), ("randint_low", 9054), ("normal", 16347))},
     **dict.fromkeys((("repeat", "repeats"), ("tile", "dims")),
                     "CompositeExplicitAutograd_0.cpp:9752"),
-    ("pad", "pad"): "CompositeExplicitAutograd_0.cpp:3016"}
+    ("pad", "pad"): "CompositeExplicitAutograd_0.cpp:3016",
+    **{(f"{fn}.out", "size"): f"CompositeExplicitAutograd_0.cpp:{line}" for fn, line in (
+        ("zeros", 11638), ("ones", 8243), ("rand", 8788), ("full", 5186),
+        ("randint_high", 8955), ("randint_low", 9061))},
+    **{(f"{fn}.out", "size"): f"CompositeImplicitAutograd_0.cpp:{line}" for fn, line in (
+        ("empty", 4400), ("randn", 6504))}}
+
+# set while a factory writes into its out= tensor (:func:`into_out`)
+_INTO_OUT: ContextVar[bool] = ContextVar("into_out", default=False)
+
+
+@contextlib.contextmanager
+def into_out() -> Iterator[None]:
+    """Within it a factory's size is checked as torch's out= kernel checks it: the size is
+    registered at the out= overload's site, and ``out`` is resized to it (``resize_``'s
+    count of the elements, where a negative size overflows), not a new tensor made.
+
+    >>> with into_out():
+    ...     non_negative("ones", (2, -1))
+    Traceback (most recent call last):
+    RuntimeError: numel: integer multiplication overflow
+    """
+    token = _INTO_OUT.set(True)
+    try:
+        yield
+    finally:
+        _INTO_OUT.reset(token)
+
+
+def is_into_out() -> bool:
+    """True within :func:`into_out`."""
+    return _INTO_OUT.get()
 
 
 def concrete(fn: str, shape: tuple, name: str = "size") -> None:
@@ -489,7 +523,7 @@ def concrete(fn: str, shape: tuple, name: str = "size") -> None:
     RuntimeError: /__w/pytorch/pytorch/build/aten/src/ATen/RegisterCompositeExplicitAutograd_0.cpp:\
 8236: SymIntArrayRef expected to contain only concrete integers
     """
-    site = _SYMINT_SITES.get((fn, name))
+    site = _SYMINT_SITES.get((f"{fn}.out" if is_into_out() else fn, name))
     if site and any(s < SYMINT_MIN for s in shape):
         raise RuntimeError(f"/__w/pytorch/pytorch/build/aten/src/ATen/Register{site}: "
                            "SymIntArrayRef expected to contain only concrete integers")
@@ -511,14 +545,18 @@ def symint(n: int) -> int:
 
 def non_negative(fn: str, shape: tuple, site: str | None = None) -> None:
     """torch's error for a negative size in a new tensor's shape (``site``: the op's name in
-    :data:`_SYMINT_SITES`, ``fn`` by default)."""
+    :data:`_SYMINT_SITES`, ``fn`` by default); within :func:`into_out`, the refusal of
+    ``resize_`` (``empty``'s out= kernel checks the signs first)."""
     concrete(site or fn, shape)
-    for s in shape:
+    resized = is_into_out()
+    for s in shape if not resized or fn == "empty" else ():
         if s < 0:
             if fn == "zeros":
                 raise RuntimeError("zeros: Dimension size must be non-negative.")
             raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
                                f"{list(shape)}")
+    if resized:
+        check_numel(shape, unsigned=True)
 
 
 def _memory_bytes() -> int:
@@ -569,9 +607,10 @@ def int64_wrapped(value: int) -> int:
     return (value + 2 ** 63) % 2 ** 64 - 2 ** 63
 
 
-def check_numel(shape: tuple) -> None:
+def check_numel(shape: tuple, unsigned: bool = False) -> None:
     """torch's count of a shape's elements: a checked running product, so it overflows even
-    before a later 0.
+    before a later 0; ``unsigned``: counted as ``resize_`` counts, in unsigned ints, where a
+    negative size overflows.
 
     >>> check_numel((2 ** 40, 2 ** 40, 0))
     Traceback (most recent call last):
@@ -580,7 +619,7 @@ def check_numel(shape: tuple) -> None:
     count = 1
     for s in shape:
         count *= s
-        if count > INT64_MAX:
+        if count > INT64_MAX or (unsigned and s < 0):
             raise RuntimeError("numel: integer multiplication overflow")
 
 

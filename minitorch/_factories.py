@@ -289,10 +289,11 @@ def _created_into(factory: Callable[..., Tensor], args: tuple, kwargs: dict,
     if out.requires_grad and grad_mode.is_grad_enabled():
         raise RuntimeError(f"aten::{name}(): functions with out=... arguments don't support "
                            "automatic differentiation, but one of the arguments requires grad.")
-    result = factory(*args, **{**kwargs, "dtype": out.dtype, "device": out.device})
+    with _args.into_out():
+        result = factory(*args, **{**kwargs, "dtype": out.dtype, "device": out.device})
     with grad_mode.no_grad(), _batched_function.own_write():
         if out.shape != result.shape:
-            resize_(out, *result.shape)
+            resize_(out, result.shape)
         if name != "empty":  # torch's empty leaves what the memory held
             out.copy_(result)
     return out
@@ -730,11 +731,8 @@ def resize_(self: Tensor, *sizes: Any) -> Tensor:
         raise RuntimeError("cannot resize variables that require grad")
     if shape == tuple(self.shape):  # torch leaves it as it is: same strides, not counted
         return self
-    count = 1
-    for s in shape:  # torch's checked running product (a later 0 does not undo it)
-        count *= s
-        if s < 0 or count > _args.INT64_MAX:
-            raise RuntimeError("numel: integer multiplication overflow")
+    _args.check_numel(shape, unsigned=True)
+    count = math.prod(shape)
     xp = self._xp
     flat = _storage_from(self)
     if count > flat.shape[0] and backend.is_borrowed(self._data):  # from_numpy's memory

@@ -415,7 +415,7 @@ def _randint_args(low: Any, high: Any, size: Any) -> tuple:
                             f"not {_args.type_name(size)}")
         shape = _args.sizes("randint", (size,), check_negative=False, position=2)
         high = _args.integer("randint", high, "high", 1)
-        _args.non_negative("randint", shape)
+        _args.non_negative("randint", shape, "randint_high")
     else:
         ints = (low, high, *size[:1]) if isinstance(size, (tuple, list)) else ()
         if not (ints and all(_args.as_int(v) is not None for v in ints)):  # (the parser
@@ -443,6 +443,8 @@ def randperm(n: int, *, generator: Any = None, dtype: D.dtype | None = None,
     n = _args.integer("randperm", n, "n", 1)
     generator = _args.generator("randperm", generator)
     name = (_args.dtype("randperm", dtype) or D.int64).name  # every type before any value
+    if n < 0 and _args.is_into_out():  # its out= kernel's own check, before the size's
+        raise RuntimeError(f"n must be non-negative, got{n}")
     _args.non_negative("randperm", (_args.symint(n),))
     _args.check_alloc((n,), getattr(D, name).itemsize)  # torch's output, before the checks
     if name == "bool":

@@ -1,0 +1,54 @@
+"""Bad input found by the differential fuzzer of the tensor API (session 26): each program
+runs on torch and on minitorch, which must raise torch's error or give torch's result."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import pytest
+
+from tests.oracle import assert_as_torch
+
+SYMBOLIC = -(2 ** 63)  # below SymInt's range: the dispatcher's refusal, at the op's site
+
+
+def _quiet(program: Any) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert_as_torch(program)
+
+
+# ------------------ a factory's out= kernel resizes out: resize_'s count checks the size
+
+FACTORIES_INTO = {
+    "zeros": lambda L, s, o: L.zeros(s, out=o),
+    "ones": lambda L, s, o: L.ones(s, out=o),
+    "empty": lambda L, s, o: L.empty(s, out=o).shape,
+    "full": lambda L, s, o: L.full(s, 2, out=o),
+    "rand": lambda L, s, o: L.rand(s, out=o).shape,
+    "randn": lambda L, s, o: L.randn(s, out=o).shape,
+    "randint": lambda L, s, o: L.randint(3, s, out=o).shape,
+    "randint low": lambda L, s, o: L.randint(0, 3, s, out=o).shape,
+    "randint empty range": lambda L, s, o: L.randint(3, 0, s, out=o).shape,
+}
+
+
+@pytest.mark.parametrize("factory", FACTORIES_INTO)
+@pytest.mark.parametrize("size", [(), (-1,), (2, -1), (-1, -1, 0), (2 ** 40, 2 ** 40),
+                                  (2 ** 62, 4, 0), (SYMBOLIC,), (2, 3)])
+def test_a_factory_into_out_checks_its_size_as_resize(factory: str, size: tuple) -> None:
+    dtype = "int64" if factory.startswith("randint") else "float32"
+    _quiet(lambda L: FACTORIES_INTO[factory](L, size, L.empty(3, dtype=getattr(L, dtype))))
+
+
+@pytest.mark.parametrize("size", [(), (-1,), (SYMBOLIC,), (2, 3)])
+def test_a_factory_without_out_keeps_its_own_size_check(size: tuple) -> None:
+    for make in (lambda L: L.zeros(size), lambda L: L.randint(0, 3, size).shape,
+                 lambda L: L.randint(3, size).shape, lambda L: L.full(size, 1.0)):
+        _quiet(make)
+
+
+@pytest.mark.parametrize("n", [-3, SYMBOLIC, 0, 4])
+def test_randperm_into_out_checks_n_first(n: int) -> None:
+    _quiet(lambda L: L.randperm(n, out=L.empty(3, dtype=L.int64)).shape)
