@@ -458,8 +458,8 @@ def unflatten(self: Tensor, dim: int, sizes: Any) -> Tensor:
     >>> minitorch.ones(2, 6).unflatten(1, (2, -1)).shape
     torch.Size([2, 2, 3])
     """
-    # torch's method (Python) refuses no sizes (None too) before its parser sees anything
-    if sizes is None or (isinstance(sizes, (tuple, list)) and not sizes):
+    # torch's method (Python) refuses false sizes (None, 0 too) before its parser sees anything
+    if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
     return unflatten_parsed(self, dim, sizes)
 

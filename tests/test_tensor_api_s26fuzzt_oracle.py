@@ -52,3 +52,41 @@ def test_a_factory_without_out_keeps_its_own_size_check(size: tuple) -> None:
 @pytest.mark.parametrize("n", [-3, SYMBOLIC, 0, 4])
 def test_randperm_into_out_checks_n_first(n: int) -> None:
     _quiet(lambda L: L.randperm(n, out=L.empty(3, dtype=L.int64)).shape)
+
+
+# ------------------------------ torch's Python unflatten refuses any false sizes first
+
+@pytest.mark.parametrize("sizes", [0, False, "", (), [], None, (2,), 3])
+@pytest.mark.parametrize("dim", [0, [0]])
+def test_unflatten_refuses_false_sizes_first(sizes: Any, dim: Any) -> None:
+    _quiet(lambda L: L.ones(2).unflatten(dim, sizes))
+
+
+# --------------------- a str parameter given another type matches none of the overloads
+
+QUANTILE_CALLS = {
+    "quantile": lambda L, i: L.quantile(L.ones(3), 0.5, interpolation=i),
+    "positional": lambda L, i: L.quantile(L.ones(3), 1, 0, False, interpolation=i),
+    "method": lambda L, i: L.ones(3).quantile(L.tensor([0.5]), interpolation=i),
+    "nanquantile": lambda L, i: L.nanquantile(L.ones(3), 0.5, dim=0, interpolation=i),
+}
+
+
+@pytest.mark.parametrize("call", QUANTILE_CALLS)
+@pytest.mark.parametrize("interpolation", [None, 1, 1.5, "bad", "lower"])
+def test_quantile_interpolation_of_another_type(call: str, interpolation: Any) -> None:
+    _quiet(lambda L: QUANTILE_CALLS[call](L, interpolation))
+
+
+SCATTER_CALLS = {
+    "value": lambda L, r: L.scatter(L.ones(3), 0, L.tensor([0]), value=2, reduce=r),
+    "src": lambda L, r: L.scatter(L.ones(3), 0, L.tensor([0]), L.ones(3), reduce=r),
+    "number": lambda L, r: L.scatter(L.ones(3), 0, L.tensor([0]), 2.0, reduce=r),
+    "in place": lambda L, r: L.ones(3).scatter_(0, L.tensor([0]), 2.0, reduce=r),
+}
+
+
+@pytest.mark.parametrize("call", SCATTER_CALLS)
+@pytest.mark.parametrize("reduce", [None, "add", "bad", 1])
+def test_scatter_reduce_given_none_is_no_str(call: str, reduce: Any) -> None:
+    _quiet(lambda L: SCATTER_CALLS[call](L, reduce))

@@ -265,9 +265,10 @@ def _scatter_parsed(fn: str, dim: Any, index: Any, src: Any, add: bool = False,
     elif _args.as_param_int(dim, "dim") is None or not _args.is_tensor(index) or not (
             _args.is_tensor(src) or _args.is_real(src) or isinstance(src, complex)) or (
             "value" in keywords and not _is_number(keywords["value"])) or (
-            keywords.get("reduce") is not None and not isinstance(keywords["reduce"], str)):
+            keywords.get("reduce", _args.OMITTED) is not _args.OMITTED and
+            not isinstance(keywords["reduce"], str)):  # (a None given too: no str)
         given = (dim, index) if "value" in keywords else (dim, index, src)
-        shown = {k: v for k, v in keywords.items() if v is not None}
+        shown = {k: v for k, v in keywords.items() if v is not _args.OMITTED}
         raise _args.invalid_combination(fn, given, *SCATTER_SIGNATURES, keywords=shown)
     _args.parsed(fn, ("int", dim, "dim", 1),
                  ("number", _args.OMITTED if _args.is_tensor(src) else src, "value", 3))
@@ -297,7 +298,7 @@ def _is_number(value: Any) -> bool:
 @_call_form.overloads(*(f"Tensor input, {s}{', *' if '*' not in s else ''}, Tensor out = None"
                         for s in SCATTER_SIGNATURES))
 def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *,
-            value: Any = None, reduce: str | None = None) -> Tensor:
+            value: Any = None, reduce: Any = _args.OMITTED) -> Tensor:
     """A copy of ``input`` with ``src`` (a tensor or a number) written at ``index`` along
     ``dim``: ``out[i][index[i][j]] = src[i][j]`` for ``dim=1``.
 
@@ -307,13 +308,13 @@ def scatter(input: Tensor, dim: int, index: Tensor, src: Any = None, *,
     src = _scatter_source("scatter", dim, index, src, value, reduce)
     d = _check_index("scatter", input, dim, index, src)
     _check_scatter_shape(input, d, index, src if isinstance(src, Tensor) else None)
-    if reduce is not None and reduce not in _LEGACY_REDUCTIONS:
+    if reduce is not _args.OMITTED and reduce not in _LEGACY_REDUCTIONS:
         raise RuntimeError("reduce argument must be either add or multiply.")
     if not isinstance(src, Tensor):  # the kernel converts it as it writes its first element:
         first = index.numel() and _first_in_range(input, d, index)  # none for an empty index,
         src = _args.kernel_scalar(src, input.dtype) if first else 0  # the range's error first
     _check_in_range(input, d, index)
-    if reduce is not None:
+    if reduce is not _args.OMITTED:
         if isinstance(src, Tensor):  # torch deprecates only the tensor form, once a process
             warn_once(_REDUCE_DEPRECATED, stacklevel=4)
         return ScatterLegacyReduce.on(input, src, index=index, dim=d, op=reduce)
@@ -515,7 +516,7 @@ def scatter_reduce_(self: Tensor, dim: int, index: Tensor, src: Tensor, reduce: 
                       "int dim, Tensor index, Number value",
                       "int dim, Tensor index, Number value, *, str reduce")
 def scatter_(self: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
-             reduce: str | None = None) -> Tensor:
+             reduce: Any = _args.OMITTED) -> Tensor:
     """In-place ``scatter``: the arguments' types are checked before the in-place
     refusals, a number is checked by scatter (after the dim), as torch.
 

@@ -121,7 +121,8 @@ def _quantile(fn: str, input: Any, q: Any, dim: Any, keepdim: Any, interpolation
               ignore_nan: bool) -> Tensor:
     """torch's ``quantile_compute``, step for step."""
     if not _args.is_tensor(input) or not (_args.is_tensor(q) or _args.reads_as_double(q)) or \
-            not (dim is None or _args.as_int(dim) is not None):
+            not (dim is None or _args.as_int(dim) is not None) or \
+            not isinstance(interpolation, str):
         raise _args.invalid_combination(fn, (input, q), *_SIGNATURES)
     keepdim = _args.flag(fn, keepdim, "keepdim", 4)
     if dim is not None:  # the parser unpacks it (past int64: its ValueError) before any check
@@ -134,7 +135,7 @@ def _quantile(fn: str, input: Any, q: Any, dim: Any, keepdim: Any, interpolation
         from .._creation import tensor
 
         q = tensor(float(q), dtype=input.dtype)
-    if not isinstance(interpolation, str) or interpolation not in _MODES:  # before the tensors
+    if interpolation not in _MODES:  # before the tensors
         raise RuntimeError("quantile() interpolation must be one of linear, lower, higher, "
                            f"midpoint or nearest, but got {interpolation}")
     _check_quantile(input, q)
