@@ -206,6 +206,17 @@ def overflows(value: _PY_BOOL | int | float, type: dtype) -> _PY_BOOL:
     return not low <= value <= info.max
 
 
+def rounded(value: float, type: dtype) -> float:
+    """A double as C's cast reads it into the floating ``type`` (past its largest an
+    infinity, not a refusal), read back as a double.
+
+    >>> rounded(1e-46, float32), rounded(1e39, float32), rounded(0.1, float64)
+    (0.0, inf, 0.1)
+    """
+    with np.errstate(over="ignore"):
+        return float(np.asarray(value, dtype=type.name))
+
+
 def wrapped(value: int, type: dtype) -> int:
     """A Python int as an integer ``type`` holds it: its low bits, two's complement.
 

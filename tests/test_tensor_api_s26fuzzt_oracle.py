@@ -3,6 +3,7 @@ runs on torch and on minitorch, which must raise torch's error or give torch's r
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any
 
@@ -90,3 +91,39 @@ SCATTER_CALLS = {
 @pytest.mark.parametrize("reduce", [None, "add", "bad", 1])
 def test_scatter_reduce_given_none_is_no_str(call: str, reduce: Any) -> None:
     _quiet(lambda L: SCATTER_CALLS[call](L, reduce))
+
+
+# ------------------ a number read by a kernel is cast, unchecked, into the result's dtype
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int64"])
+@pytest.mark.parametrize("other", [-math.inf, 1e308, 1e39, 70000, 2])
+@pytest.mark.parametrize("alpha", [1e-320, 1e-46, 1e-8, 3])
+@pytest.mark.parametrize("op", ["add", "sub"])
+def test_add_alpha_reads_number_and_alpha_in_the_result_dtype(dtype: str, other: float,
+                                                              alpha: float, op: str) -> None:
+    _quiet(lambda L: getattr(L, op)(L.tensor([1, 2, 0]).to(getattr(L, dtype)), other,
+                                    alpha=alpha))
+
+
+@pytest.mark.parametrize("dtype", ["int64", "uint8", "bool", "int8"])
+@pytest.mark.parametrize("exponent", [1e-320, 1e-46, -1e-46, 0.5, 2.0000001, -1.0])
+def test_an_integer_tensor_to_a_float_power_is_the_float_kernel(dtype: str,
+                                                                exponent: float) -> None:
+    _quiet(lambda L: L.tensor([2, 0, 1, 7]).to(getattr(L, dtype)) ** exponent)
+
+
+@pytest.mark.parametrize("condition", ["bool", "wide", "float", "uint8"])
+@pytest.mark.parametrize("number", [1e308, 1e39, 70000])
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_where_reads_a_number_into_float16_unchecked(condition: str, number: float,
+                                                     dtype: str) -> None:
+    def program(L: Any) -> Any:
+        cond = {"bool": L.ones(2, dtype=L.bool), "wide": L.ones(2, 3, dtype=L.bool),
+                "float": L.ones(2), "uint8": L.ones(2, dtype=L.uint8)}[condition]
+        return L.where(cond, number, L.ones(2, dtype=getattr(L, dtype)))
+    _quiet(program)
+
+
+@pytest.mark.parametrize("bounds", [(1j, 3), (0, 1j), (2 + 0j, 3), (0, 3 + 0j)])
+def test_histc_reads_a_complex_bound_as_a_double(bounds: tuple) -> None:
+    _quiet(lambda L: L.histc(L.tensor([1.0, 2.0]), 2, *bounds))

@@ -19,7 +19,7 @@ from typing import Any
 from .. import _args, _call_form, return_types
 from .._cpp_print import cpp_float
 from .._dtype import bool as bool_
-from .._dtype import result_type, wrapped
+from .._dtype import float64, result_type, wrapped
 from .._tensor import Tensor
 from ..backend import array_dtype, index_add, quiet
 from ._base import wrap
@@ -70,7 +70,8 @@ def histc(input: Tensor, bins: int = 100, min: Any = 0, max: Any = 0) -> Tensor:
     if bins <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for "
                            "dimension 0")
-    low, high = float(low), float(high)
+    low, high = (float(_args.kernel_scalar(v, float64)) for v in (low, high))  # (a complex:
+    # its real part, if it is one)
     if low != high:  # equal bounds ask for the data's own range, checked once it is read
         _check_histc_range(low, high)
     dt = input.dtype

@@ -22,6 +22,7 @@ from .._dtype import (
     get_default_dtype,
     int64,
     result_type,
+    rounded,
     uint64_promotion,
     wrapped,
 )
@@ -524,7 +525,7 @@ class PowScalarExponent(Op):
         if (type(exponent) is int and dt.itemsize < 8 and dt is not bool_) or \
                 (type(exponent) is float and dt.itemsize == 2):  # float16 reads it as its own
             _args.check_overflow(exponent, dt)
-        if a.dtype.is_floating_point:
+        if dt.is_floating_point:  # (an integer tensor too: torch's kernel on it, converted)
             return wrap(_scalar_power(a._xp, x, exponent))
         return wrap(a._xp.pow(x, p))
 
@@ -682,9 +683,9 @@ def where(condition: Tensor, input: Any = _args.OMITTED, other: Any = _args.OMIT
     if not complex_ and not unsigned:  # (a complex or uint64 result holds them: refused
         # after torch's checks)
         dt = result_type(input, other)  # torch converts the numbers before the condition
-        for value in (input, other):  # a number is read into the result's type (float16's
-            if not isinstance(value, Tensor):  # in float)
-                _args.kernel_scalar(value, dt, opmath=True)
+        for value in (input, other):  # a number is read into the result's type (into
+            if not isinstance(value, Tensor) and dt is not float16:  # float16 unchecked)
+                _args.kernel_scalar(value, dt)
     if condition.dtype.name == "uint8":
         warn_once("where received a uint8 condition tensor. This behavior is deprecated and "
                   "will be removed in a future version of PyTorch. Use a boolean condition "
@@ -1221,18 +1222,18 @@ def _fusable(input: Any, other: Any) -> bool:
 
 def _scaled(input: Any, other: Any, alpha: Any) -> Any:
     """``alpha * other``, a tensor in the result's dtype; two Python bools stay a bool, as in
-    torch's bool arithmetic; for a floating result numbers read as doubles, else two ints
-    multiply in int64,
-    wrapping (an int past int64 is read as uint64, as torch does)."""
+    torch's bool arithmetic; for a floating result numbers read as doubles and rounded to
+    its dtype, else two ints multiply in int64, wrapping (an int past int64 is read as
+    uint64, as torch does)."""
     if type(other) is bool and type(alpha) is bool:
         return other and alpha
     result = result_type(input, other)
     if isinstance(other, Tensor) and other.dtype is not result:
         other = other.to(result)  # (a bool tensor times an int is int8 beside a 0-d int8)
-    if result.is_floating_point:  # in the result's dtype, numbers read as doubles
-        alpha = float(alpha) if type(alpha) is int else alpha
-        if type(other) is int:
-            other = _args.float_scalar(other)
+    if result.is_floating_point:  # numbers read as doubles, then cast (unchecked) into
+        alpha = rounded(float(alpha), result)  # the result's dtype, as torch's kernel
+        if not isinstance(other, Tensor):
+            other = rounded(_args.float_scalar(other), result)
     elif type(other) is int and type(alpha) is int:
         return _args.int_scalar(_args.int_scalar(other) * alpha % 2 ** 64)
     return other * alpha
