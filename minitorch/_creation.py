@@ -762,6 +762,7 @@ def _range_checked(start: Any, end: Any, step: Any, dt: D.dtype) -> tuple:
         length = abs(span) // abs(step) * (1 if (span >= 0) == (step > 0) else -1)
         if length < 0:
             raise RuntimeError("invalid size, possible overflow?")
+        length = int(float(length))  # (torch's ceil of it, a double)
     else:
         length = math.ceil((given[1] - given[0]) / given[2] if not dt.is_floating_point
                            else (end - start) / step)

@@ -389,10 +389,11 @@ def randint(low: Any = _args.OMITTED, high: Any = _args.OMITTED, size: Any = _ar
         low, high = high, _args.OMITTED
     low, high, shape = _randint_args(low, high, size)
     dt = _args.dtype("randint", dtype) or D.int64
+    _args.check_alloc(shape, dt.itemsize)  # torch's empty tensor, then random_'s checks
+    _check_range(low, high)
     low, high = _as_stored(dt, low, high)
     _check_int_bounds(dt, low, high)
     name = dt.name
-    _args.check_alloc(shape, dt.itemsize)
     array = _created(lambda xp: _sampling.draw(xp, "randint", shape, name, generator, low=low,
                                                high=high), device)
     return _leaf(array, requires_grad)
@@ -401,7 +402,7 @@ def randint(low: Any = _args.OMITTED, high: Any = _args.OMITTED, size: Any = _ar
 def _randint_args(low: Any, high: Any, size: Any) -> tuple:
     """``randint``'s ``(low, high, shape)`` from ``(high, size)`` or ``(low, high, size)``,
     checked in torch's order: the types (one wrong in the three-argument form matches none of
-    torch's overloads), the sizes, then the range."""
+    torch's overloads), then the sizes (the range is random_'s, once the tensor is made)."""
     if high is _args.OMITTED and size is _args.OMITTED:
         raise _randint_mismatch((low,))
     if high is _args.OMITTED:  # randint(high, size=...) is randint(high, size)
@@ -423,7 +424,6 @@ def _randint_args(low: Any, high: Any, size: Any) -> tuple:
         low, high, shape = _args.parsed("randint", ("int", low, "low", 1),
                                         ("int", high, "high", 2), ("ints", size, "size", 3))
         _args.non_negative("randint", shape, "randint_low")
-    _check_range(low, high)
     return low, high, shape
 
 

@@ -127,3 +127,23 @@ def test_where_reads_a_number_into_float16_unchecked(condition: str, number: flo
 @pytest.mark.parametrize("bounds", [(1j, 3), (0, 1j), (2 + 0j, 3), (0, 3 + 0j)])
 def test_histc_reads_a_complex_bound_as_a_double(bounds: tuple) -> None:
     _quiet(lambda L: L.histc(L.tensor([1.0, 2.0]), 2, *bounds))
+
+
+# ------------------------ a new tensor is allocated before its kernel checks its values
+
+ALLOCATED_FIRST = {
+    "randint empty range": lambda L: L.randint(5, 2, (2 ** 40, 2 ** 40)),
+    "randint empty range, large": lambda L: L.randint(5, 2, (2 ** 40,)),
+    "randint past int8": lambda L: L.randint(0, 300, (2 ** 40,), dtype=L.int8),
+    "randint past int8, small": lambda L: L.randint(0, 300, (2,), dtype=L.int8),
+    "triu_indices bool": lambda L: L.triu_indices(1, 2 ** 40, dtype=L.bool),
+    "tril_indices bool": lambda L: L.tril_indices(2 ** 40, 2, dtype=L.bool),
+    "tril_indices bool, small": lambda L: L.tril_indices(3, 2, dtype=L.bool),
+    "arange past 2**62": lambda L: L.arange(-2 ** 62, 4),
+    "arange past 2**62 + 5": lambda L: L.arange(0, 2 ** 62 + 5),
+}
+
+
+@pytest.mark.parametrize("call", ALLOCATED_FIRST)
+def test_a_new_tensor_is_allocated_before_its_values_are_checked(call: str) -> None:
+    _quiet(ALLOCATED_FIRST[call])

@@ -32,11 +32,11 @@ def _triangle(fn: str, row: Any, col: Any, offset: Any, dtype: Any, device: Any,
     for name, n in (("row", row), ("col", col)):
         if n < 0:
             raise RuntimeError(f"{name} must be non-negative, got{n}")
-    if dtype not in (_dtype.int32, _dtype.int64):  # torch's kernel has these two only
-        raise NotImplementedError(f"\"{fn}\" not implemented for '{_args.legacy(dtype)}'")
     count = _lower_size(row, col, offset) if lower else \
         row * col - _lower_size(row, col, offset - 1)
     _args.check_alloc((2, count), dtype.itemsize)  # torch allocates the result first
+    if dtype not in (_dtype.int32, _dtype.int64):  # torch's kernel has these two only
+        raise NotImplementedError(f"\"{fn}\" not implemented for '{_args.legacy(dtype)}'")
     if lower:  # only the columns (rows) that can hold an index: a wide matrix costs nothing
         col = min(col, max(row + offset, 0))
     else:
