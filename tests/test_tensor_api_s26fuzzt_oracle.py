@@ -147,3 +147,17 @@ ALLOCATED_FIRST = {
 @pytest.mark.parametrize("call", ALLOCATED_FIRST)
 def test_a_new_tensor_is_allocated_before_its_values_are_checked(call: str) -> None:
     _quiet(ALLOCATED_FIRST[call])
+
+
+# ------------- autograd and out=: no refusal without a derivative, aten's name without one
+
+@pytest.mark.parametrize("op", ["eq", "lt", "greater_equal", "logical_and", "logical_not",
+                                "bitwise_and", "bitwise_not", "gcd", "floor_divide", "abs"])
+@pytest.mark.parametrize("dtype", ["float32", "int64"])
+def test_out_that_requires_grad_by_the_ops_derivative(op: str, dtype: str) -> None:
+    def program(L: Any) -> Any:
+        x, o = L.ones(3, dtype=getattr(L, dtype)), L.zeros(3, requires_grad=True)
+        f = getattr(L, op)
+        r = f(x, out=o) if op in ("logical_not", "bitwise_not", "abs") else f(x, x, out=o)
+        return r is o, r, o.grad_fn is None, o.is_leaf
+    _quiet(program)

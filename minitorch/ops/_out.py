@@ -145,12 +145,25 @@ def _tensors_of(values: tuple) -> list:
     return [v for v in (*values, *nested) if isinstance(v, Tensor)]
 
 
+# ops whose output torch's derivatives.yaml marks not differentiable: autograd writes their
+# out= whatever requires grad
+_OUTPUT_NOT_DIFFERENTIABLE = frozenset({
+    "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal",
+    "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not"})
+# ops whose derivative it leaves "not implemented": autograd's refusal names the aten op
+_DERIVATIVE_NOT_IMPLEMENTED = frozenset({
+    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
+    "bitwise_right_shift", "gcd", "lcm", "floor_divide", "heaviside"})
+
+
 def _refuse_grad(name: str, tensors: list) -> None:
     """autograd's refusal of ``out=`` where one of the call's ``tensors`` requires grad."""
-    if is_grad_enabled() and any(t.requires_grad for t in tensors):
+    if name not in _OUTPUT_NOT_DIFFERENTIABLE and is_grad_enabled() and \
+            any(t.requires_grad for t in tensors):
         raise RuntimeError(
-            f"{name}(): functions with out=... arguments don't support automatic "
-            "differentiation, but one of the arguments requires grad.")
+            f"{'aten::' * (name in _DERIVATIVE_NOT_IMPLEMENTED)}{name}(): functions with "
+            "out=... arguments don't support automatic differentiation, but one of the "
+            "arguments requires grad.")
 
 
 def takes_out_elementwise(fn: Callable) -> Callable:
@@ -462,8 +475,8 @@ def _write(result: Tensor, out: Tensor) -> Tensor:
                 "with t.resize_(0).", UserWarning, stacklevel=3)
         xp = out._xp
         out._data = xp.empty(result._data.shape, dtype=out._data.dtype)
-    with _batched_function.own_write():
-        out.copy_(result)
+    with grad_mode.no_grad(), _batched_function.own_write():  # (an op without a derivative
+        out.copy_(result)  # writes into a leaf that requires grad)
     return out
 
 
