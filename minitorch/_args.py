@@ -570,32 +570,47 @@ def int64_wrapped(value: int) -> int:
 
 
 def check_numel(shape: tuple) -> None:
-    """torch's count of a shape's elements: a checked running product, so it overflows even
-    before a later 0.
+    """torch's count of a shape's elements (c10's ``safe_multiply_u64``): a running product
+    of the sizes as unsigned int64s, refused where a step overflows or the count passes int64,
+    so a later 0 does not undo an overflow, and a negative size overflows unless a 0 comes
+    first.
 
     >>> check_numel((2 ** 40, 2 ** 40, 0))
     Traceback (most recent call last):
     RuntimeError: numel: integer multiplication overflow
+    >>> check_numel((0, -1)), check_numel((2 ** 62, 2, 0))
+    (None, None)
     """
-    count = 1
+    count, overflowed = 1, False
     for s in shape:
-        count *= s
-        if count > INT64_MAX:
-            raise RuntimeError("numel: integer multiplication overflow")
+        count *= s % 2 ** 64
+        overflowed |= count >= 2 ** 64
+        count %= 2 ** 64
+    if overflowed or count > INT64_MAX:
+        raise RuntimeError("numel: integer multiplication overflow")
 
 
 def check_holdable(shape: tuple, itemsize: int) -> None:
     """minitorch's refusal of an empty tensor that torch holds but numpy cannot: numpy checks
-    the product of the sizes other than 0 (in bytes).
+    the product of the sizes other than 0 (in bytes), and refuses a negative size (which
+    torch's count of the elements lets through after a 0).
 
     >>> check_holdable((0, 2 ** 62), 4)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     RuntimeError: minitorch cannot hold an empty tensor of sizes [0, 4611686018427387904]: ...
+    >>> check_holdable((0, -1), 4)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    RuntimeError: minitorch cannot hold an empty tensor of sizes [0, -1]: numpy refuses a ...
     """
     span = itemsize
     for s in shape:
-        span *= s or 1
-    if span > INT64_MAX and not math.prod(shape):
+        span *= abs(s) or 1
+    if math.prod(shape):
+        return
+    if any(s < 0 for s in shape):
+        raise RuntimeError(f"minitorch cannot hold an empty tensor of sizes {list(shape)}: "
+                           "numpy refuses a negative size")
+    if span > INT64_MAX:
         raise RuntimeError(f"minitorch cannot hold an empty tensor of sizes {list(shape)}: "
                            "numpy refuses sizes whose product (leaving out the 0) overflows")
 

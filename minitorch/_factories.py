@@ -730,11 +730,8 @@ def resize_(self: Tensor, *sizes: Any) -> Tensor:
         raise RuntimeError("cannot resize variables that require grad")
     if shape == tuple(self.shape):  # torch leaves it as it is: same strides, not counted
         return self
-    count = 1
-    for s in shape:  # torch's checked running product (a later 0 does not undo it)
-        count *= s
-        if s < 0 or count > _args.INT64_MAX:
-            raise RuntimeError("numel: integer multiplication overflow")
+    _args.check_numel(shape)
+    count = math.prod(shape)
     xp = self._xp
     flat = _storage_from(self)
     if count > flat.shape[0] and backend.is_borrowed(self._data):  # from_numpy's memory

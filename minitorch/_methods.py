@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import math
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -424,8 +423,8 @@ def expand(self: Tensor, *sizes: Any, implicit: bool = False) -> Tensor:
     _args.flag("expand", implicit, "implicit")
     target = _args.sizes("expand", sizes, check_negative=False)
     out = expanded_shape(self._data.shape, target, _args.type_string(self.dtype))
-    if math.prod(out) > _args.INT64_MAX:
-        raise RuntimeError("numel: integer multiplication overflow")
+    _args.check_numel(out)
+    _args.check_holdable(out, self.dtype.itemsize)
     return shape.Expand.apply(self, shape=out)
 
 

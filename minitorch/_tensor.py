@@ -1629,8 +1629,6 @@ def expanded_shape(shape: tuple, target: tuple, kind: str = "torch.FloatTensor")
         if s == -1:
             raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a "
                                f"leading, non-existing dimension {i}")
-    if any(s < 0 for s in full):
-        raise RuntimeError("numel: integer multiplication overflow")
     return full
 
 

@@ -163,8 +163,8 @@ def _check_output(input: Tensor, pad: tuple, mode: str) -> None:
         space = " " if (mode, len(pairs)) == ("replicate", 2) else ""
         wanted = " ".join(f"{name}: {n}" for name, n in zip(names, outs))
         raise RuntimeError(f"input ({given}{space}) is too small. Calculated output {wanted}")
-    if min(outs) < 0 and (mode, len(pairs)) == ("reflect", 2):
-        raise RuntimeError("numel: integer multiplication overflow")
+    if (mode, len(pairs)) == ("reflect", 2):  # torch counts its output's elements first
+        _args.check_numel((*input.shape[:input.dim() - 2], *outs))
     _args.non_negative("pad", (*input.shape[:input.dim() - len(pairs)], *outs))
 
 
