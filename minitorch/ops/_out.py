@@ -51,6 +51,10 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
         operands = _tensors_of((*args, *kwargs.values()))
         if differentiable:
             _refuse_grad(label, [*operands, out])
+        if label == "sub":  # torch's sub_check, before TensorIterator's casts
+            from .pointwise import no_bool  # (pointwise imports this module)
+
+            no_bool(*args[:2])
         if label in _COMPLEX_CAST_FIRST:
             _complex_into(args[:2], out)
         if promoted and len(args) >= 2 and all(
