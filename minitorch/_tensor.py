@@ -1196,8 +1196,13 @@ def _to_arguments(args: tuple, kwargs: dict) -> tuple[D.dtype | None, backend.de
     if len(args) > 4:
         raise TypeError(f"to() takes from 0 to 4 positional arguments but {len(args)} were "
                         "given")
-    first = args[0] if args else None
-    if isinstance(first, (bool, float)):  # torch's parser reads a Python scalar as its type
+    given, first = args, args[0] if args else None
+    # torch reads a numpy scalar as Python's number, an integer as a device index, and a
+    # bool or a float as a tensor, whose dtype is its type's (minitorch has no complex one)
+    if _args.is_array(first) and type(first).__name__ != "ndarray":
+        first = int(first) if first.dtype.kind in "iu" else _args.numpy_scalar(first)
+        args = (first, *args[1:])
+    if isinstance(first, (bool, float)):
         args = (type(first), *args[1:])
         first = args[0]
     leading = 1 if isinstance(first, (D.dtype, type, Tensor)) else 2
@@ -1213,7 +1218,7 @@ def _to_arguments(args: tuple, kwargs: dict) -> tuple[D.dtype | None, backend.de
             not isinstance(dev, (str, int, backend.device, type(None))) or \
             not isinstance(kwargs.get("memory_format"), (_layout.memory_format, type(None))) or \
             kwargs.keys() - {"dtype", "device", "non_blocking", "copy", "memory_format"}:
-        raise _args.invalid_combination("to", args, *_TO_SIGNATURES, keywords=kwargs)
+        raise _args.invalid_combination("to", given, *_TO_SIGNATURES, keywords=kwargs)
     if isinstance(first, Tensor):
         dtype, dev = first.dtype, first.device
     elif leading == 1:
