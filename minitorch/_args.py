@@ -270,8 +270,9 @@ def unpack_overflow(fn: str, name: str, position: int) -> TypeError:
 
 
 def int_list(fn: str, value: Any, name: str, position: int) -> tuple:
-    """A tuple-of-ints argument that also takes one int (``linalg_vector_norm``'s ``dim``),
-    its types checked as torch's parser does (a bool is refused, but not after the first).
+    """A tuple-of-ints argument that also takes one int (``linalg_vector_norm``'s ``dim``,
+    unpacked by :func:`lone_int`), its types checked as torch's parser does (a bool is
+    refused, but not after the first).
 
     >>> int_list("f", 1, "dim", 3), int_list("f", [0, True], "dim", 3)
     ((1,), (0, 1))
@@ -279,12 +280,9 @@ def int_list(fn: str, value: Any, name: str, position: int) -> tuple:
     Traceback (most recent call last):
     TypeError: f(): argument 'dim' (position 3) must be tuple of ints, not str
     """
-    array_list(value)
-    n = as_int(value)
+    n = lone_int(value)
     if n is not None:
         return (n,)
-    if isinstance(value, bool):
-        value = [value]
     return sizes(fn, (value,), name, check_negative=False, position=position)
 
 
