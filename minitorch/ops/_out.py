@@ -64,7 +64,7 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
             result = fn(*args, **kwargs)
         if elementwise and any(t is out for t in operands):
             check_output_shape(out.shape, result.shape)
-        return _write(result, out)
+        return _write(result, out, differentiable)
 
     return out_last(with_out, fn)
 
@@ -207,7 +207,12 @@ _RUNS = {"square": "pow", "absolute": "abs", "negative": "neg", "fix": "trunc", 
 _SAME_DTYPE = frozenset({"abs", "absolute", "neg", "negative", "floor", "ceil", "trunc", "fix",
                          "frac", "sign", "sgn", "bitwise_not", "round"})
 _BOOL_OUT = frozenset({"isneginf", "isposinf", "signbit"})
-_NOT_DIFFERENTIABLE = _BOOL_OUT | {"logical_not", "bitwise_not"}  # no autograd refusal
+# torch gives them no derivative: no autograd refusal of out=
+_NOT_DIFFERENTIABLE = _BOOL_OUT | {
+    "logical_not", "bitwise_not", "eq", "ne", "lt", "le", "gt", "ge", "greater",
+    "greater_equal", "less", "less_equal", "not_equal", "logical_and", "logical_or",
+    "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
+    "bitwise_right_shift"}
 
 
 def _check_out_dtype(name: str, input: Any, result: Tensor | None, out: Tensor) -> None:
@@ -247,8 +252,6 @@ def with_out_keyword(fn: Callable, name: str) -> Callable:
                             f"{_args.type_name(out)}")
         if name in _BOOL_OUT and out.dtype is not D.bool:
             raise RuntimeError(f"{name} does not support non-boolean outputs.")
-        if name in _NOT_DIFFERENTIABLE and args and isinstance(args[0], Tensor):
-            args = (args[0].detach(), *args[1:])
 
         def checked_dtype(*args: Any, **kwargs: Any) -> Tensor:  # (after autograd's refusal)
             input = args[0] if args else kwargs.get("input")
@@ -259,8 +262,8 @@ def with_out_keyword(fn: Callable, name: str) -> Callable:
             _check_out_dtype(name, input, result, out)
             return result
 
-        return takes_out(checked_dtype, _RUNS.get(name, name), elementwise=True)(
-            *args, out=out, **kwargs)
+        return takes_out(checked_dtype, _RUNS.get(name, name), elementwise=True,
+                         differentiable=name not in _NOT_DIFFERENTIABLE)(*args, out=out, **kwargs)
 
     return out_last(checked, fn)
 
@@ -284,7 +287,8 @@ def add_out_keywords(namespace: dict) -> None:
         fn = namespace.get(name)
         if fn is not None and "out" not in inspect.signature(fn).parameters:
             namespace[name] = takes_out(fn, _RUNS.get(name, name), elementwise=True,
-                                        promoted=name in _PROMOTED)
+                                        promoted=name in _PROMOTED,
+                                        differentiable=name not in _NOT_DIFFERENTIABLE)
 
 
 def checked_out(fn: Callable, runs: str, refusal: Callable[[tuple, Tensor], str | None]
@@ -453,7 +457,9 @@ def _check_cast(dt: D.dtype, out: Tensor) -> None:
                            f"desired output type {_args.legacy(out.dtype)}")
 
 
-def _write(result: Tensor, out: Tensor) -> Tensor:
+def _write(result: Tensor, out: Tensor, differentiable: bool = True) -> Tensor:
+    """``result`` written into ``out`` (resized where its shape differs, with torch's
+    warning); unrecorded for an op torch gives no derivative (``out`` keeps its history)."""
     _check_cast(result.dtype, out)
     if out.shape != result.shape:
         if out.numel():
@@ -466,7 +472,8 @@ def _write(result: Tensor, out: Tensor) -> Tensor:
                 "with t.resize_(0).", UserWarning, stacklevel=3)
         xp = out._xp
         out._data = xp.empty(result._data.shape, dtype=out._data.dtype)
-    with _batched_function.own_write():
+    with _batched_function.own_write(), grad_mode._recording(
+            differentiable and grad_mode._state.grad_enabled):
         out.copy_(result)
     return out
 
