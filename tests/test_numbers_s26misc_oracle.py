@@ -77,6 +77,10 @@ SIGNS = "R = [str(v) for v in {}.tolist()]"  # a zero's sign, which == does not 
     "from fractions import Fraction\nR = L.bitwise_or(Fraction(1, 2), L.ones(2, dtype=L.int64))",
     "R = L.bitwise_xor(np.array(1), L.ones(2, dtype=L.int64))",
     "R = L.bitwise_and(None, 2)",
+    # masked_fill as a function takes a complex value as the method does
+    "R = L.masked_fill(L.ones(2, 3, dtype=L.int32), L.ones(2, 3, dtype=L.bool), 1j)",
+    "R = L.masked_fill(L.ones(2, 3), L.ones(2, 3, dtype=L.bool), 2 + 0j)",
+    "R = L.masked_fill(L.ones(2, 3), L.ones(3, 0, dtype=L.bool), 1j)",
     # elu of a zero is the zero, whatever alpha's sign
     SIGNS.format("L.nn.functional.elu(L.tensor([-0.0, 0.0] * 20), alpha=-1.)"),
     SIGNS.format("L.nn.functional.elu(L.tensor([-0.0, 0.0], dtype=L.float64), alpha=-2.5)"),
