@@ -25,14 +25,17 @@ from ..autograd.grad_mode import is_grad_enabled
 
 
 def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
-              promoted: bool = False, differentiable: bool = True) -> Callable:
+              promoted: bool = False, differentiable: bool = True,
+              typed: bool = False) -> Callable:
     """``fn`` with torch's ``out=`` keyword: the result is copied into ``out``, which is
     returned; autograd refuses it, as in torch (its message names ``name``, or ``fn``).
     An ``elementwise`` op given one of its operands as ``out`` works in place, as torch's
     TensorIterator: that operand is not resized to the broadcast shape but refused. A
     ``promoted`` op (its result of its operands' promoted dtype) has ``out``'s dtype checked
     before it runs, as TensorIterator checks it before the kernel. An op torch gives no
-    derivative (not ``differentiable``) takes ``out`` whatever requires grad.
+    derivative (not ``differentiable``) takes ``out`` whatever requires grad. A ``typed`` op
+    (of two operands) first refuses an operand its parser refuses by type
+    (:func:`_operand_refused`), as torch parses before autograd sees ``out``.
 
     >>> double = takes_out(lambda x: x * 2)
     >>> t = minitorch.empty(1)
@@ -45,10 +48,12 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
         if out is None:
             return fn(*args, **kwargs)
         label = name or fn.__name__
-        _number_first(label, fn, args, kwargs, out)
+        _number_first(fn.__name__, fn, args, kwargs, out)
         out = _number_as_out(label, out)
         _args.tensor_args(label, (out, "out", None))  # the parser's check
         operands = _tensors_of((*args, *kwargs.values()))
+        if typed and _operand_refused(fn, args):
+            _refuse_operands(fn, args, {**kwargs, "out": out})
         if differentiable:
             _refuse_grad(label, [*operands, out])
         if label == "sub":  # torch's sub_check, before TensorIterator's casts
@@ -67,6 +72,44 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
         return _write(result, out, differentiable)
 
     return out_last(with_out, fn)
+
+
+# elementwise ops with out= that declare no signatures but take a number operand
+_NUMBER_OPERANDS = frozenset({"polygamma", "float_power"})
+
+
+def _operand_refused(fn: Callable, args: tuple) -> bool:
+    """True where torch's parser refuses an operand of ``fn(*args, out=...)`` (elementwise,
+    of two operands) by its type: neither a tensor nor a number (an ndarray, a Decimal), or
+    a number where none of ``fn``'s signatures with ``out`` takes one (where it declares
+    none: tensors only)."""
+    name = fn.__name__
+    numbers = name in _call_form.NUMBERS_AS_TENSORS or name in _NUMBER_OPERANDS
+    signatures = [s for s in getattr(fn, "torch_signatures", ()) if "Tensor out" in s]
+    for i, value in enumerate(args[:2]):
+        if isinstance(value, Tensor):
+            continue
+        if not (isinstance(value, (int, float, complex)) or _args.holds_number(value)):
+            return True
+        if not numbers and not any(s.split(", ")[i].startswith("Number ") for s in signatures
+                                   if s.count(", ") >= i):
+            return True
+    return False
+
+
+def _refuse_operands(fn: Callable, args: tuple, kwargs: dict) -> None:
+    """torch's parser refusal of ``fn``'s operands (:func:`_operand_refused`): the invalid
+    combination of its overloads, or, where one takes ``out``, that one's refusal of the
+    type (where none is declared, ``fn``'s own)."""
+    signatures = getattr(fn, "torch_signatures", ())
+    with_out = [s for s in signatures if "Tensor out" in s]
+    if len(with_out) == 1 and (message := _call_form.signature_types_first(
+            fn.__name__, with_out[0], args, kwargs, 1)):
+        raise TypeError(message)
+    if signatures:
+        raise _args.invalid_combination(fn.__name__, args, *signatures, keywords=kwargs)
+    del kwargs["out"]
+    fn(*args, **kwargs)
 
 
 def _number_as_out(name: str, out: Any) -> Any:
@@ -288,7 +331,8 @@ def add_out_keywords(namespace: dict) -> None:
         if fn is not None and "out" not in inspect.signature(fn).parameters:
             namespace[name] = takes_out(fn, _RUNS.get(name, name), elementwise=True,
                                         promoted=name in _PROMOTED,
-                                        differentiable=name not in _NOT_DIFFERENTIABLE)
+                                        differentiable=name not in _NOT_DIFFERENTIABLE,
+                                        typed=True)
 
 
 def checked_out(fn: Callable, runs: str, refusal: Callable[[tuple, Tensor], str | None]
@@ -309,7 +353,7 @@ requires dtype Double
             message = refusal(args, out)
             if message is not None:
                 raise RuntimeError(message)
-        return takes_out(fn, runs, elementwise=True)(*args, out=out, **kwargs)
+        return takes_out(fn, runs, elementwise=True, typed=True)(*args, out=out, **kwargs)
 
     return out_last(checked, fn)
 
