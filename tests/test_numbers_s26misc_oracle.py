@@ -73,6 +73,19 @@ SIGNS = "R = [str(v) for v in {}.tolist()]"  # a zero's sign, which == does not 
     "R = L.logical_not(L.ones(1, requires_grad=True), out=L.ones(1, requires_grad=True))",
     "R = L.bitwise_and(L.tensor([1.5], requires_grad=True), L.tensor([2.]), out=L.empty(1))",
     "R = L.add(L.ones(1, requires_grad=True), 1, out=L.empty(1))",
+    "R = L.bitwise_xor(L.ones(2, dtype=L.int64), 1, out=L.ones(2, requires_grad=True))",
+    "R = L.bitwise_not(L.ones(2, dtype=L.int64), out=L.ones(2, requires_grad=True))",
+    # out= of an op of two operands: its parser refuses an operand by type before autograd
+    "R = L.minimum(np.float16(0), L.ones(2, requires_grad=True), out=L.empty(2))",
+    "R = L.xlogy(L.ones(2, requires_grad=True), np.array(2, dtype=np.uint16), out=L.empty(2))",
+    "from decimal import Decimal\n"
+    "R = L.lt(Decimal(1), L.ones(2, requires_grad=True), out=L.empty(2))",
+    "R = L.remainder(np.float16(2), L.ones(2, requires_grad=True), out=L.empty(2))",
+    "R = L.greater(2, L.ones(2), out=L.empty(2))",
+    "R = L.true_divide(L.ones(2, requires_grad=True), None, out=L.empty(2))",
+    "R = L.ldexp(L.ones(2, requires_grad=True), 2, out=L.empty(2))",
+    "R = L.sub(L.ones(2), np.float32(2), out=L.empty(2))",
+    "R = L.pow(2, L.ones(2), out=L.empty(2))",
     # bitwise functions: a first operand that is no number matches no overload
     "from fractions import Fraction\nR = L.bitwise_or(Fraction(1, 2), L.ones(2, dtype=L.int64))",
     "R = L.bitwise_xor(np.array(1), L.ones(2, dtype=L.int64))",

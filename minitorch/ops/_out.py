@@ -56,6 +56,8 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
             _refuse_operands(fn, args, {**kwargs, "out": out})
         if differentiable:
             _refuse_grad(label, [*operands, out])
+        elif label.startswith("bitwise_"):  # (no derivative, yet out requiring grad is
+            _refuse_grad(f"aten::{label}", [out])  # refused, in the aten op's name)
         if label == "sub":  # torch's sub_check, before TensorIterator's casts
             from .pointwise import no_bool  # (pointwise imports this module)
 
