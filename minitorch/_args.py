@@ -956,7 +956,8 @@ def dtype(fn: str, value: Any, name: str = "dtype", position: int | None = None,
 
 def numbers(fn: str, *specs: tuple) -> tuple:
     """Number arguments ``(value, name, position)``, checked in torch's order: every type,
-    then every range; complex values come back as they are, for the caller to refuse.
+    then every range; complex values come back as Python's (a numpy complex128 too: numpy
+    would promote by its dtype), for the caller to refuse.
 
     >>> numbers("arange", (1, "start", 1), ("a", "end", 2))
     Traceback (most recent call last):
@@ -966,7 +967,7 @@ def numbers(fn: str, *specs: tuple) -> tuple:
     for value, _, _ in specs:
         if type(value) is int and not INT64_MIN <= value < 2 ** 64:
             raise int_overflow(value)
-    return tuple(spec[0] if isinstance(spec[0], complex) else number(fn, *spec)
+    return tuple(complex(spec[0]) if isinstance(spec[0], complex) else number(fn, *spec)
                  for spec in specs)
 
 

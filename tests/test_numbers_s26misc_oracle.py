@@ -94,6 +94,14 @@ SIGNS = "R = [str(v) for v in {}.tolist()]"  # a zero's sign, which == does not 
     "R = L.masked_fill(L.ones(2, 3, dtype=L.int32), L.ones(2, 3, dtype=L.bool), 1j)",
     "R = L.masked_fill(L.ones(2, 3), L.ones(2, 3, dtype=L.bool), 2 + 0j)",
     "R = L.masked_fill(L.ones(2, 3), L.ones(3, 0, dtype=L.bool), 1j)",
+    # a numpy complex128 Number is read as Python's complex (numpy would promote by its dtype)
+    "R = L.addcmul(L.ones(2, dtype=L.float16), L.ones(2), L.ones(2, dtype=L.float16), "
+    "value=np.complex128(3))",
+    "R = L.addcdiv(L.ones(2, dtype=L.float16), L.ones(2), L.ones(2), value=np.complex128(2))",
+    # linspace/logspace name both tensor bounds' dims
+    "R = L.linspace(L.tensor(0.), L.ones(1), 3)",
+    "R = L.logspace(L.ones(1), L.ones(2), 3)",
+    "R = L.linspace(L.ones(1), 2., 3)",
     # elu of a zero is the zero, whatever alpha's sign
     SIGNS.format("L.nn.functional.elu(L.tensor([-0.0, 0.0] * 20), alpha=-1.)"),
     SIGNS.format("L.nn.functional.elu(L.tensor([-0.0, 0.0], dtype=L.float64), alpha=-2.5)"),
