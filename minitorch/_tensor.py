@@ -291,7 +291,7 @@ class Tensor(metaclass=_TensorType):
         """The shape, or the size of one dimension."""
         if dim is None:
             return self.shape
-        _check_no_dims(self, dim)
+        _check_no_dims(self, "size", dim)
         return self._data.shape[_args.dim("size", dim, self.dim())]
 
     def stride(self, dim: int | None = None) -> Any:
@@ -306,7 +306,7 @@ class Tensor(metaclass=_TensorType):
             strides = backend.contiguous_strides(self._data.shape)
         if dim is None:
             return strides
-        _check_no_dims(self, dim)
+        _check_no_dims(self, "stride", dim)
         return strides[_args.dim("stride", dim, self.dim())]
 
     def data_ptr(self) -> int:
@@ -1637,12 +1637,13 @@ def expanded_shape(shape: tuple, target: tuple, kind: str = "torch.FloatTensor")
     return full
 
 
-def _check_no_dims(t: Tensor, dim: Any) -> None:
-    """torch's refusal of an int ``dim`` of a 0-d tensor (past int64, its overflow comes
-    first, from :func:`_args.dim`)."""
-    i = _args.as_int(dim)
+def _check_no_dims(t: Tensor, fn: str, dim: Any) -> None:
+    """torch's refusal of an int ``dim`` of ``fn`` (size or stride) of a 0-d tensor (what
+    its parser does not read as an int, a tensor of one dim, and an int past int64 are
+    refused first, by :func:`_args.dim`)."""
+    i = _args.as_param_int(dim, "dim", fn)
     if t._data.ndim == 0 and i is not None and _args.INT64_MIN <= i <= _args.INT64_MAX:
-        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        raise IndexError(f"Dimension specified as {i} but tensor has no dimensions")
 
 
 def strides_contiguous(shape: tuple, strides: tuple) -> bool:

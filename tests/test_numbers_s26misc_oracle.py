@@ -102,6 +102,10 @@ SIGNS = "R = [str(v) for v in {}.tolist()]"  # a zero's sign, which == does not 
     "R = L.linspace(L.tensor(0.), L.ones(1), 3)",
     "R = L.logspace(L.ones(1), L.ones(2), 3)",
     "R = L.linspace(L.ones(1), 2., 3)",
+    # size/stride of a 0-d tensor: a dim the parser reads as no int is refused as such
+    "R = L.tensor(1.).size(L.tensor([[2]], dtype=L.int16))",
+    "R = L.tensor(1.).stride(L.tensor([0]))",
+    "R = L.tensor(1.).size(L.tensor(0))",
     # elu of a zero is the zero, whatever alpha's sign
     SIGNS.format("L.nn.functional.elu(L.tensor([-0.0, 0.0] * 20), alpha=-1.)"),
     SIGNS.format("L.nn.functional.elu(L.tensor([-0.0, 0.0], dtype=L.float64), alpha=-2.5)"),
