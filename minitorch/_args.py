@@ -272,8 +272,9 @@ def unpack_overflow(fn: str, name: str, position: int) -> TypeError:
 
 
 def int_list(fn: str, value: Any, name: str, position: int) -> tuple:
-    """A tuple-of-ints argument that also takes one int (``linalg_vector_norm``'s ``dim``),
-    its types checked as torch's parser does (a bool is refused, but not after the first).
+    """A tuple-of-ints argument that also takes one int (``linalg_vector_norm``'s ``dim``,
+    unpacked by :func:`lone_int`), its types checked as torch's parser does (a bool is
+    refused, but not after the first).
 
     >>> int_list("f", 1, "dim", 3), int_list("f", [0, True], "dim", 3)
     ((1,), (0, 1))
@@ -281,12 +282,9 @@ def int_list(fn: str, value: Any, name: str, position: int) -> tuple:
     Traceback (most recent call last):
     TypeError: f(): argument 'dim' (position 3) must be tuple of ints, not str
     """
-    array_list(value)
-    n = as_int(value)
+    n = lone_int(value)
     if n is not None:
         return (n,)
-    if isinstance(value, bool):
-        value = [value]
     return sizes(fn, (value,), name, check_negative=False, position=position)
 
 
@@ -556,7 +554,7 @@ def non_negative(fn: str, shape: tuple, site: str | None = None) -> None:
             raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
                                f"{list(shape)}")
     if resized:
-        check_numel(shape, unsigned=True)
+        check_numel(shape)
 
 
 def _memory_bytes() -> int:
@@ -607,34 +605,48 @@ def int64_wrapped(value: int) -> int:
     return (value + 2 ** 63) % 2 ** 64 - 2 ** 63
 
 
-def check_numel(shape: tuple, unsigned: bool = False) -> None:
-    """torch's count of a shape's elements: a checked running product, so it overflows even
-    before a later 0; ``unsigned``: counted as ``resize_`` counts, in unsigned ints, where a
-    negative size overflows.
+def check_numel(shape: tuple) -> None:
+    """torch's count of a shape's elements (c10's ``safe_multiply_u64``): a running product
+    of the sizes as unsigned int64s, refused where a step overflows or the count passes int64,
+    so a later 0 does not undo an overflow, and a negative size overflows unless a 0 comes
+    first.
 
     >>> check_numel((2 ** 40, 2 ** 40, 0))
     Traceback (most recent call last):
     RuntimeError: numel: integer multiplication overflow
+    >>> check_numel((0, -1)), check_numel((2 ** 62, 2, 0))
+    (None, None)
     """
-    count = 1
+    count, overflowed = 1, False
     for s in shape:
-        count *= s
-        if count > INT64_MAX or (unsigned and s < 0):
-            raise RuntimeError("numel: integer multiplication overflow")
+        count *= s % 2 ** 64
+        overflowed |= count >= 2 ** 64
+        count %= 2 ** 64
+    if overflowed or count > INT64_MAX:
+        raise RuntimeError("numel: integer multiplication overflow")
 
 
 def check_holdable(shape: tuple, itemsize: int) -> None:
     """minitorch's refusal of an empty tensor that torch holds but numpy cannot: numpy checks
-    the product of the sizes other than 0 (in bytes).
+    the product of the sizes other than 0 (in bytes), and refuses a negative size (which
+    torch's count of the elements lets through after a 0).
 
     >>> check_holdable((0, 2 ** 62), 4)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     RuntimeError: minitorch cannot hold an empty tensor of sizes [0, 4611686018427387904]: ...
+    >>> check_holdable((0, -1), 4)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    RuntimeError: minitorch cannot hold an empty tensor of sizes [0, -1]: numpy refuses a ...
     """
     span = itemsize
     for s in shape:
-        span *= s or 1
-    if span > INT64_MAX and not math.prod(shape):
+        span *= abs(s) or 1
+    if math.prod(shape):
+        return
+    if any(s < 0 for s in shape):
+        raise RuntimeError(f"minitorch cannot hold an empty tensor of sizes {list(shape)}: "
+                           "numpy refuses a negative size")
+    if span > INT64_MAX:
         raise RuntimeError(f"minitorch cannot hold an empty tensor of sizes {list(shape)}: "
                            "numpy refuses sizes whose product (leaving out the 0) overflows")
 
@@ -982,7 +994,8 @@ def dtype(fn: str, value: Any, name: str = "dtype", position: int | None = None,
 
 def numbers(fn: str, *specs: tuple) -> tuple:
     """Number arguments ``(value, name, position)``, checked in torch's order: every type,
-    then every range; complex values come back as they are, for the caller to refuse.
+    then every range; complex values come back as Python's (a numpy complex128 too: numpy
+    would promote by its dtype), for the caller to refuse.
 
     >>> numbers("arange", (1, "start", 1), ("a", "end", 2))
     Traceback (most recent call last):
@@ -992,7 +1005,7 @@ def numbers(fn: str, *specs: tuple) -> tuple:
     for value, _, _ in specs:
         if type(value) is int and not INT64_MIN <= value < 2 ** 64:
             raise int_overflow(value)
-    return tuple(spec[0] if isinstance(spec[0], complex) else number(fn, *spec)
+    return tuple(complex(spec[0]) if isinstance(spec[0], complex) else number(fn, *spec)
                  for spec in specs)
 
 

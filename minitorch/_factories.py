@@ -59,10 +59,11 @@ def _spaced_args(fn: str, start: Any, end: Any, steps: Any, dtype: Any, requires
         fn, ("number", numbers[0], "start", 1), ("number", numbers[1], "end", 2),
         ("int", steps, "steps", 3), ("float", base, "base", 4), ("dtype", dtype, "dtype", None),
         ("flag", requires_grad, "requires_grad", None))
-    for value, name in ((start, "start"), (end, "end")):
-        if _args.is_tensor(value) and value.dim():  # torch's Tensor overload takes 0-d ones
-            raise RuntimeError(f"{fn} only supports 0-dimensional start and end tensors, but "
-                               f"got {name} with {value.dim()} dimension(s).")
+    tensors = [(name, v) for name, v in (("start", start), ("end", end)) if _args.is_tensor(v)]
+    if any(v.dim() for _, v in tensors):  # torch's Tensor overloads take 0-d ones (with two
+        got = " and ".join(f"{name} with {v.dim()} dimension(s)" for name, v in tensors)
+        raise RuntimeError(f"{fn} only supports 0-dimensional start and end tensors, but "
+                           f"got {got}.")  # tensors, it names both)
     start = _args.number(fn, start, "start", 1) if _args.is_tensor(start) else first
     end = _args.number(fn, end, "end", 2) if _args.is_tensor(end) else last
     if steps < 0:
@@ -731,7 +732,7 @@ def resize_(self: Tensor, *sizes: Any) -> Tensor:
         raise RuntimeError("cannot resize variables that require grad")
     if shape == tuple(self.shape):  # torch leaves it as it is: same strides, not counted
         return self
-    _args.check_numel(shape, unsigned=True)
+    _args.check_numel(shape)
     count = math.prod(shape)
     xp = self._xp
     flat = _storage_from(self)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import math
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -424,8 +423,8 @@ def expand(self: Tensor, *sizes: Any, implicit: bool = False) -> Tensor:
     _args.flag("expand", implicit, "implicit")
     target = _args.sizes("expand", sizes, check_negative=False)
     out = expanded_shape(self._data.shape, target, _args.type_string(self.dtype))
-    if math.prod(out) > _args.INT64_MAX:
-        raise RuntimeError("numel: integer multiplication overflow")
+    _args.check_numel(out)
+    _args.check_holdable(out, self.dtype.itemsize)
     return shape.Expand.apply(self, shape=out)
 
 
@@ -796,7 +795,8 @@ def fill(input: Tensor, value: Any) -> Tensor:
         raise TypeError(_call_form.combination_message("fill", (input, value), {},
                                                        _FILL_SIGNATURES))
     value = _fill_value("fill", input, value, (input, value), _FILL_SIGNATURES)
-    if isinstance(value, Tensor):
+    if isinstance(value, Tensor):  # its gradient would flow into an integer result
+        _args.differentiable_dtype(value, input.dtype)
         return inplace.FillTensor.apply(input, value)
     return inplace.FillNumber.apply(input, value=value)
 
@@ -1047,6 +1047,26 @@ def _binary(op: Any, reflected: bool = False, kinds: tuple = _OPERANDS) -> Any:
     return method
 
 
+def _rtruediv() -> Any:
+    """``other / self``: torch's is ``self.reciprocal() * other`` in Python, so where the
+    product refuses a numpy scalar or array, numpy's own ``__rmul__`` answers (with numpy's
+    promotion); any other operand gets NotImplemented (torch's TypeError, turned into it).
+
+    >>> import numpy as np
+    >>> np.uint64(2 ** 63) / minitorch.ones(1, dtype=minitorch.float16)
+    array([9.22337204e+18])
+    """
+    def method(self: Tensor, other: Any) -> Any:
+        if _operand(other):
+            return pointwise.rdiv_number(other, self)
+        answer = overrides.operand_refused(method, self, other)
+        if answer is not NotImplemented or not _args.is_array(other):
+            return answer
+        return type(other).__rmul__(other, self.reciprocal())
+
+    return method
+
+
 def _tensor_first(op: Any) -> Any:
     """An operator whose tensor goes first: straight to the op (no swapping, no alpha)."""
 
@@ -1127,8 +1147,8 @@ def _cmp(name: str, named: bool = False, public: str | None = None) -> Any:
     longer names such as ``greater``), which refuses it."""
     public = public or name
     def method(self: Tensor, other: Any) -> Any:
-        if type(other).__name__ == "ndarray":  # torch: == and != take an array as a tensor
-            if name not in ("eq", "ne"):
+        if type(other).__name__ == "ndarray":  # torch: == takes an array as a tensor (its !=
+            if name != "eq":  # answers NotImplemented: numpy's reflected != runs)
                 return NotImplemented
             other = _factories_tensor(other)
         elif _args.is_array(other):
@@ -1283,7 +1303,7 @@ _METHODS = {
     "__rsub__": _binary(pointwise.rsub_number, reflected=True),
     "__mul__": _tensor_first(pointwise.Mul), "__rmul__": _tensor_first(pointwise.Mul),
     "__truediv__": _tensor_first(pointwise.Div),
-    "__rtruediv__": _binary(pointwise.rdiv_number, reflected=True),
+    "__rtruediv__": _rtruediv(),
     "__pow__": _binary(pointwise.pow), "__rpow__": _binary(pointwise.pow, reflected=True),
     "__mod__": _binary(pointwise.remainder),
     "__rmod__": _binary(pointwise.remainder, reflected=True),

@@ -291,7 +291,7 @@ class Tensor(metaclass=_TensorType):
         """The shape, or the size of one dimension."""
         if dim is None:
             return self.shape
-        _check_no_dims(self, dim)
+        _check_no_dims(self, "size", dim)
         return self._data.shape[_args.dim("size", dim, self.dim())]
 
     def stride(self, dim: int | None = None) -> Any:
@@ -306,7 +306,7 @@ class Tensor(metaclass=_TensorType):
             strides = backend.contiguous_strides(self._data.shape)
         if dim is None:
             return strides
-        _check_no_dims(self, dim)
+        _check_no_dims(self, "stride", dim)
         return strides[_args.dim("stride", dim, self.dim())]
 
     def data_ptr(self) -> int:
@@ -1196,8 +1196,13 @@ def _to_arguments(args: tuple, kwargs: dict) -> tuple[D.dtype | None, backend.de
     if len(args) > 4:
         raise TypeError(f"to() takes from 0 to 4 positional arguments but {len(args)} were "
                         "given")
-    first = args[0] if args else None
-    if isinstance(first, (bool, float)):  # torch's parser reads a Python scalar as its type
+    given, first = args, args[0] if args else None
+    # torch reads a numpy scalar as Python's number, an integer as a device index, and a
+    # bool or a float as a tensor, whose dtype is its type's (minitorch has no complex one)
+    if _args.is_array(first) and type(first).__name__ != "ndarray":
+        first = int(first) if first.dtype.kind in "iu" else _args.numpy_scalar(first)
+        args = (first, *args[1:])
+    if isinstance(first, (bool, float)):
         args = (type(first), *args[1:])
         first = args[0]
     leading = 1 if isinstance(first, (D.dtype, type, Tensor)) else 2
@@ -1213,7 +1218,7 @@ def _to_arguments(args: tuple, kwargs: dict) -> tuple[D.dtype | None, backend.de
             not isinstance(dev, (str, int, backend.device, type(None))) or \
             not isinstance(kwargs.get("memory_format"), (_layout.memory_format, type(None))) or \
             kwargs.keys() - {"dtype", "device", "non_blocking", "copy", "memory_format"}:
-        raise _args.invalid_combination("to", args, *_TO_SIGNATURES, keywords=kwargs)
+        raise _args.invalid_combination("to", given, *_TO_SIGNATURES, keywords=kwargs)
     if isinstance(first, Tensor):
         dtype, dev = first.dtype, first.device
     elif leading == 1:
@@ -1629,17 +1634,16 @@ def expanded_shape(shape: tuple, target: tuple, kind: str = "torch.FloatTensor")
         if s == -1:
             raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a "
                                f"leading, non-existing dimension {i}")
-    if any(s < 0 for s in full):
-        raise RuntimeError("numel: integer multiplication overflow")
     return full
 
 
-def _check_no_dims(t: Tensor, dim: Any) -> None:
-    """torch's refusal of an int ``dim`` of a 0-d tensor (past int64, its overflow comes
-    first, from :func:`_args.dim`)."""
-    i = _args.as_int(dim)
+def _check_no_dims(t: Tensor, fn: str, dim: Any) -> None:
+    """torch's refusal of an int ``dim`` of ``fn`` (size or stride) of a 0-d tensor (what
+    its parser does not read as an int, a tensor of one dim, and an int past int64 are
+    refused first, by :func:`_args.dim`)."""
+    i = _args.as_param_int(dim, "dim", fn)
     if t._data.ndim == 0 and i is not None and _args.INT64_MIN <= i <= _args.INT64_MAX:
-        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        raise IndexError(f"Dimension specified as {i} but tensor has no dimensions")
 
 
 def strides_contiguous(shape: tuple, strides: tuple) -> bool:

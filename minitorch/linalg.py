@@ -137,6 +137,7 @@ def vector_norm(input: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = Fa
     """
     _args.tensor_args("linalg_vector_norm", (input, "input", 1))
     _args.number_types("linalg_vector_norm", (ord, "ord", 2))
+    _args.lone_int(dim, listed=False)  # its int[1] (torch.norm's Python passes a list on)
     return _norm(input, ord, dim, keepdim, dtype=dtype)
 
 
@@ -180,6 +181,9 @@ def tensorsolve(input: Tensor, other: Tensor, dims: Any = None) -> Tensor:
     A, B = input, other  # (torch's parser names them so)
     _args.tensor_args("linalg_tensorsolve", (A, "input", 1), (B, "other", 2))
     if dims is not None:
+        if not isinstance(dims, (tuple, list)):  # (an int[] of no fixed length: no lone int)
+            raise TypeError("linalg_tensorsolve(): argument 'dims' (position 3) must be tuple "
+                            f"of ints, not {_args.type_name(dims)}")
         dims = _args.int_list("linalg_tensorsolve", dims, "dims", 3)
         A = A.movedim(dims, tuple(range(A.dim() - len(dims), A.dim())))
     result_shape = A.shape[B.dim():]

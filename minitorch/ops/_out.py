@@ -25,14 +25,17 @@ from ..autograd.grad_mode import is_grad_enabled
 
 
 def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
-              promoted: bool = False, differentiable: bool = True) -> Callable:
+              promoted: bool = False, differentiable: bool = True,
+              typed: bool = False) -> Callable:
     """``fn`` with torch's ``out=`` keyword: the result is copied into ``out``, which is
     returned; autograd refuses it, as in torch (its message names ``name``, or ``fn``).
     An ``elementwise`` op given one of its operands as ``out`` works in place, as torch's
     TensorIterator: that operand is not resized to the broadcast shape but refused. A
     ``promoted`` op (its result of its operands' promoted dtype) has ``out``'s dtype checked
     before it runs, as TensorIterator checks it before the kernel. An op torch gives no
-    derivative (not ``differentiable``) takes ``out`` whatever requires grad.
+    derivative (not ``differentiable``) takes ``out`` whatever requires grad. A ``typed`` op
+    (of two operands) first refuses an operand its parser refuses by type
+    (:func:`_operand_refused`), as torch parses before autograd sees ``out``.
 
     >>> double = takes_out(lambda x: x * 2)
     >>> t = minitorch.empty(1)
@@ -45,12 +48,20 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
         if out is None:
             return fn(*args, **kwargs)
         label = name or fn.__name__
-        _number_first(label, fn, args, kwargs, out)
+        _number_first(fn.__name__, fn, args, kwargs, out)
         out = _number_as_out(label, out)
         _args.tensor_args(label, (out, "out", None))  # the parser's check
         operands = _tensors_of((*args, *kwargs.values()))
-        if differentiable:
+        if typed and _operand_refused(fn, args):
+            _refuse_operands(fn, args, {**kwargs, "out": out})
+        if label in _DERIVATIVE_NOT_IMPLEMENTED:  # (an operand may require grad)
+            _refuse_grad(f"aten::{label}", [out])
+        elif differentiable:
             _refuse_grad(label, [*operands, out])
+        if label == "sub":  # torch's sub_check, before TensorIterator's casts
+            from .pointwise import no_bool  # (pointwise imports this module)
+
+            no_bool(*args[:2])
         if label in _COMPLEX_CAST_FIRST:
             _complex_into(args[:2], out)
         if promoted and len(args) >= 2 and all(
@@ -60,9 +71,47 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
             result = fn(*args, **kwargs)
         if elementwise and any(t is out for t in operands):
             check_output_shape(out.shape, result.shape)
-        return _write(result, out)
+        return _write(result, out, differentiable)
 
     return out_last(with_out, fn)
+
+
+# elementwise ops with out= that declare no signatures but take a number operand
+_NUMBER_OPERANDS = frozenset({"polygamma", "float_power"})
+
+
+def _operand_refused(fn: Callable, args: tuple) -> bool:
+    """True where torch's parser refuses an operand of ``fn(*args, out=...)`` (elementwise,
+    of two operands) by its type: neither a tensor nor a number (an ndarray, a Decimal), or
+    a number where none of ``fn``'s signatures with ``out`` takes one (where it declares
+    none: tensors only)."""
+    name = fn.__name__
+    numbers = name in _call_form.NUMBERS_AS_TENSORS or name in _NUMBER_OPERANDS
+    signatures = [s for s in getattr(fn, "torch_signatures", ()) if "Tensor out" in s]
+    for i, value in enumerate(args[:2]):
+        if isinstance(value, Tensor):
+            continue
+        if not (isinstance(value, (int, float, complex)) or _args.holds_number(value)):
+            return True
+        if not numbers and not any(s.split(", ")[i].startswith("Number ") for s in signatures
+                                   if s.count(", ") >= i):
+            return True
+    return False
+
+
+def _refuse_operands(fn: Callable, args: tuple, kwargs: dict) -> None:
+    """torch's parser refusal of ``fn``'s operands (:func:`_operand_refused`): the invalid
+    combination of its overloads, or, where one takes ``out``, that one's refusal of the
+    type (where none is declared, ``fn``'s own)."""
+    signatures = getattr(fn, "torch_signatures", ())
+    with_out = [s for s in signatures if "Tensor out" in s]
+    if len(with_out) == 1 and (message := _call_form.signature_types_first(
+            fn.__name__, with_out[0], args, kwargs, 1)):
+        raise TypeError(message)
+    if signatures:
+        raise _args.invalid_combination(fn.__name__, args, *signatures, keywords=kwargs)
+    del kwargs["out"]
+    fn(*args, **kwargs)
 
 
 def _number_as_out(name: str, out: Any) -> Any:
@@ -145,25 +194,12 @@ def _tensors_of(values: tuple) -> list:
     return [v for v in (*values, *nested) if isinstance(v, Tensor)]
 
 
-# ops whose output torch's derivatives.yaml marks not differentiable: autograd writes their
-# out= whatever requires grad
-_OUTPUT_NOT_DIFFERENTIABLE = frozenset({
-    "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal",
-    "not_equal", "logical_and", "logical_or", "logical_xor", "logical_not"})
-# ops whose derivative it leaves "not implemented": autograd's refusal names the aten op
-_DERIVATIVE_NOT_IMPLEMENTED = frozenset({
-    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
-    "bitwise_right_shift", "gcd", "lcm", "floor_divide", "heaviside"})
-
-
 def _refuse_grad(name: str, tensors: list) -> None:
     """autograd's refusal of ``out=`` where one of the call's ``tensors`` requires grad."""
-    if name not in _OUTPUT_NOT_DIFFERENTIABLE and is_grad_enabled() and \
-            any(t.requires_grad for t in tensors):
+    if is_grad_enabled() and any(t.requires_grad for t in tensors):
         raise RuntimeError(
-            f"{'aten::' * (name in _DERIVATIVE_NOT_IMPLEMENTED)}{name}(): functions with "
-            "out=... arguments don't support automatic differentiation, but one of the "
-            "arguments requires grad.")
+            f"{name}(): functions with out=... arguments don't support automatic "
+            "differentiation, but one of the arguments requires grad.")
 
 
 def takes_out_elementwise(fn: Callable) -> Callable:
@@ -216,7 +252,15 @@ _RUNS = {"square": "pow", "absolute": "abs", "negative": "neg", "fix": "trunc", 
 _SAME_DTYPE = frozenset({"abs", "absolute", "neg", "negative", "floor", "ceil", "trunc", "fix",
                          "frac", "sign", "sgn", "bitwise_not", "round"})
 _BOOL_OUT = frozenset({"isneginf", "isposinf", "signbit"})
-_NOT_DIFFERENTIABLE = _BOOL_OUT | {"logical_not", "bitwise_not"}  # no autograd refusal
+# outputs torch's derivatives.yaml marks not differentiable: no autograd refusal of out=
+_NOT_DIFFERENTIABLE = _BOOL_OUT | {
+    "logical_not", "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less",
+    "less_equal", "not_equal", "logical_and", "logical_or", "logical_xor"}
+# ops whose derivative it leaves "not implemented": only an out that requires grad is
+# refused, in the aten op's name
+_DERIVATIVE_NOT_IMPLEMENTED = frozenset({
+    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
+    "bitwise_right_shift", "gcd", "lcm", "floor_divide", "heaviside"})
 
 
 def _check_out_dtype(name: str, input: Any, result: Tensor | None, out: Tensor) -> None:
@@ -256,8 +300,6 @@ def with_out_keyword(fn: Callable, name: str) -> Callable:
                             f"{_args.type_name(out)}")
         if name in _BOOL_OUT and out.dtype is not D.bool:
             raise RuntimeError(f"{name} does not support non-boolean outputs.")
-        if name in _NOT_DIFFERENTIABLE and args and isinstance(args[0], Tensor):
-            args = (args[0].detach(), *args[1:])
 
         def checked_dtype(*args: Any, **kwargs: Any) -> Tensor:  # (after autograd's refusal)
             input = args[0] if args else kwargs.get("input")
@@ -268,8 +310,8 @@ def with_out_keyword(fn: Callable, name: str) -> Callable:
             _check_out_dtype(name, input, result, out)
             return result
 
-        return takes_out(checked_dtype, _RUNS.get(name, name), elementwise=True)(
-            *args, out=out, **kwargs)
+        return takes_out(checked_dtype, _RUNS.get(name, name), elementwise=True,
+                         differentiable=name not in _NOT_DIFFERENTIABLE)(*args, out=out, **kwargs)
 
     return out_last(checked, fn)
 
@@ -293,7 +335,9 @@ def add_out_keywords(namespace: dict) -> None:
         fn = namespace.get(name)
         if fn is not None and "out" not in inspect.signature(fn).parameters:
             namespace[name] = takes_out(fn, _RUNS.get(name, name), elementwise=True,
-                                        promoted=name in _PROMOTED)
+                                        promoted=name in _PROMOTED,
+                                        differentiable=name not in _NOT_DIFFERENTIABLE,
+                                        typed=True)
 
 
 def checked_out(fn: Callable, runs: str, refusal: Callable[[tuple, Tensor], str | None]
@@ -314,7 +358,7 @@ requires dtype Double
             message = refusal(args, out)
             if message is not None:
                 raise RuntimeError(message)
-        return takes_out(fn, runs, elementwise=True)(*args, out=out, **kwargs)
+        return takes_out(fn, runs, elementwise=True, typed=True)(*args, out=out, **kwargs)
 
     return out_last(checked, fn)
 
@@ -462,7 +506,9 @@ def _check_cast(dt: D.dtype, out: Tensor) -> None:
                            f"desired output type {_args.legacy(out.dtype)}")
 
 
-def _write(result: Tensor, out: Tensor) -> Tensor:
+def _write(result: Tensor, out: Tensor, differentiable: bool = True) -> Tensor:
+    """``result`` written into ``out`` (resized where its shape differs, with torch's
+    warning); unrecorded for an op torch gives no derivative (``out`` keeps its history)."""
     _check_cast(result.dtype, out)
     if out.shape != result.shape:
         if out.numel():
@@ -475,8 +521,9 @@ def _write(result: Tensor, out: Tensor) -> Tensor:
                 "with t.resize_(0).", UserWarning, stacklevel=3)
         xp = out._xp
         out._data = xp.empty(result._data.shape, dtype=out._data.dtype)
-    with grad_mode.no_grad(), _batched_function.own_write():  # (an op without a derivative
-        out.copy_(result)  # writes into a leaf that requires grad)
+    with _batched_function.own_write(), grad_mode._recording(
+            differentiable and grad_mode._state.grad_enabled):
+        out.copy_(result)
     return out
 
 

@@ -128,7 +128,8 @@ class Elu(_Activation):
 
     @staticmethod
     def compute(xp: Any, x: Any, alpha: float) -> Any:
-        return xp.where(x > 0, x, cpu_math(xp.expm1, x) * alpha)
+        # a zero (-0.0 too) is itself, as torch's kernel, whatever alpha's sign
+        return xp.where(x >= 0, x, cpu_math(xp.expm1, x) * alpha)
 
     @staticmethod
     def gradient(g: Tensor, x: Tensor, alpha: float) -> Tensor:

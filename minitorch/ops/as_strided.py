@@ -142,9 +142,7 @@ def _geometry(fn: str, input: Tensor, size: Any, stride: Any, storage_offset: An
                            f"strides: {list(strides)}")
     if offset < 0:
         raise RuntimeError(f"Tensor: invalid storage offset {offset}")
-    if inplace:  # torch counts the elements first (a negative size: an overflow)
-        if 0 not in sizes and any(n < 0 for n in sizes):
-            raise RuntimeError("numel: integer multiplication overflow")
+    if inplace:  # torch counts the elements first
         _args.check_numel(sizes)
     item = input.element_size()
     need = _storage_bytes(sizes, strides, offset, item)
@@ -157,9 +155,8 @@ def _geometry(fn: str, input: Tensor, size: Any, stride: Any, storage_offset: An
                            f"offset {offset}, and itemsize {item} requiring a storage size of "
                            f"{need} are out of bounds for storage of size "
                            f"{flat.shape[0] * item}")
-    if any(n < 0 for n in sizes):  # (torch counts the elements last)
-        if 0 not in sizes:
-            raise RuntimeError("numel: integer multiplication overflow")
+    _args.check_numel(sizes)  # (torch counts the elements last)
+    if any(n < 0 for n in sizes):
         raise RuntimeError(f"minitorch cannot make a view with a negative size ({list(sizes)});"
                            " torch makes an empty one")
     _args.check_holdable(sizes, item)

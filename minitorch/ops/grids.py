@@ -69,8 +69,7 @@ def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> T
         return input.new_empty(0)
     _check_grid_memory(r)
     n = input.shape[0]
-    if n > 1 and n ** r > _args.INT64_MAX:  # torch's grid of n ** r elements
-        raise RuntimeError("numel: integer multiplication overflow")
+    _args.check_numel((n,) * r)  # torch's grid of n ** r elements
     if not n or (r > n and not with_replacement):  # no tuple: r empty columns (numpy's
         return stack([input[:0]] * r, 1)  # grid would have r dims, at most 64)
     from .._creation import arange

@@ -208,13 +208,7 @@ def _check_view(sizes: list, strides: list) -> None:
     if all(sizes) and any(n < 0 and s for n, s in zip(sizes, strides)):
         raise RuntimeError(f"Storage size calculation overflowed with sizes={sizes} and "
                            f"strides={strides}")
-    count, overflowed = 1, False
-    for n in sizes:  # as unsigned int64s, an overflow on the way counts
-        count *= n % 2 ** 64
-        overflowed |= count >= 2 ** 64
-        count %= 2 ** 64
-    if overflowed or count > _args.INT64_MAX:
-        raise RuntimeError("numel: integer multiplication overflow")
+    _args.check_numel(sizes)
 
 
 

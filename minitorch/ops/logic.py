@@ -69,6 +69,7 @@ BITWISE_SIGNATURES = ("Tensor input, Tensor other, *, Tensor out = None",
 def _bitwise(name: str) -> Any:
     def fn(input: Any, other: Any) -> Tensor:
         if not isinstance(input, Tensor):
+            _tensor_operand(f"bitwise_{name}", input, other, "other")  # a number, or none
             _args.tensor_args(f"bitwise_{name}", (other, "other", 2))
             return logical(name, other, input)  # and, or, xor commute
         _args.tensor_or_number(f"bitwise_{name}", other, "other", 2)

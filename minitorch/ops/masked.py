@@ -164,7 +164,7 @@ def masked_fill_function(input: Tensor, mask: Tensor, value: Any) -> Tensor:
     tensor([0., 1.])
     """
     if not (isinstance(input, Tensor) and isinstance(mask, Tensor)
-            and (isinstance(value, (Tensor, int, float)) or _args.holds_number(value))):
+            and (isinstance(value, (Tensor, int, float, complex)) or _args.holds_number(value))):
         raise _args.invalid_combination("masked_fill", (input, mask, value), *_FILL_SIGNATURES)
     return masked_fill(input, mask, value)
 

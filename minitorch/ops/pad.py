@@ -163,9 +163,10 @@ def _check_output(input: Tensor, pad: tuple, mode: str) -> None:
         space = " " if (mode, len(pairs)) == ("replicate", 2) else ""
         wanted = " ".join(f"{name}: {n}" for name, n in zip(names, outs))
         raise RuntimeError(f"input ({given}{space}) is too small. Calculated output {wanted}")
-    if min(outs) < 0 and (mode, len(pairs)) == ("reflect", 2):
-        raise RuntimeError("numel: integer multiplication overflow")
+    if (mode, len(pairs)) == ("reflect", 2):  # torch counts its output's elements first
+        _args.check_numel((*input.shape[:input.dim() - 2], *outs))
     _args.non_negative("pad", (*input.shape[:input.dim() - len(pairs)], *outs))
+    _args.check_alloc((*input.shape[:input.dim() - len(pairs)], *outs), input.dtype.itemsize)
 
 
 def _check_reflect(input: Tensor, pad: tuple) -> None:
@@ -203,9 +204,12 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
                            f"dimension but got padding length {len(pad)} and input of "
                            f"dimension {input.dim()}")
     if mode == "constant":
+        shape = list(input.shape)
         for d, left, right in _pairs(pad, input.dim()):  # torch crops by narrowing each side
             if input.shape[d] + min(left, 0) + min(right, 0) < 0:
                 raise RuntimeError("narrow(): length must be non-negative.")
+            shape[d] += left + right
+        _args.check_alloc(tuple(shape), input.dtype.itemsize)  # torch's output, then filled
         fill = 0 if value is None else value
         return ConstantPadNd.apply(input, pad=pad, value=_args.assigned(fill, input.dtype))
     if value is not None and value != 0:

@@ -466,6 +466,22 @@ def variance(name: str, input: Tensor, dim: Dims, unbiased: Any, keepdim: Any,
              correction: Any, welford: bool = False) -> Tensor:
     """``var`` or ``std`` (as ``name`` says) with torch's checks (``welford``: std_mean's
     one-pass kernel for every reduction)."""
+    options = variance_options(name, input, dim, unbiased, keepdim, correction)
+    return variance_node(name, input, options, welford)
+
+
+def variance_node(name: str, input: Tensor, options: dict, welford: bool = False) -> Tensor:
+    """The :class:`Var`/:class:`Std` node (as ``name`` says) of ``input`` with the checked
+    ``options`` of :func:`variance_options`."""
+    with quiet(), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # numpy's (torch's: variance_options)
+        return (Std if name == "std" else Var).apply(input, welford=welford, **options)
+
+
+def variance_options(name: str, input: Tensor, dim: Dims, unbiased: Any, keepdim: Any,
+                     correction: Any) -> dict:
+    """torch's checks and warning of ``var`` or ``std`` (as ``name`` says), and the options
+    of its :class:`Var`/:class:`Std` node."""
     dim, unbiased, keepdim = _variance_overload(name, dim, unbiased, keepdim, correction)
     if correction is None or correction is _args.OMITTED:
         correction = 1 if unbiased else 0
@@ -482,13 +498,9 @@ def variance(name: str, input: Tensor, dim: Dims, unbiased: Any, keepdim: Any,
     if _count(input.shape, dims if input.dim() else None) - correction <= 0:
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
                       "less than the reduction factor (input numel divided by output numel).",
-                      stacklevel=3)
-    with quiet(), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # numpy's; torch's warning is above
-        no_dims = isinstance(dim, (tuple, list)) and not dim
-        return (Std if name == "std" else Var).apply(
-            input, dims=dims, correction=correction, keepdim=keepdim, every=dim is None,
-            no_dims=no_dims, welford=welford)
+                      stacklevel=4)
+    return {"dims": dims, "correction": correction, "keepdim": keepdim, "every": dim is None,
+            "no_dims": isinstance(dim, (tuple, list)) and not dim}
 
 
 # torch's overloads of max and min (function form)

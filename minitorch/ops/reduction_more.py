@@ -25,7 +25,8 @@ from .reduction import (
     _variance_overload,
     accumulated,
     cast_back,
-    variance,
+    variance_node,
+    variance_options,
     variance_signature,
 )
 
@@ -306,10 +307,10 @@ def _stat_mean(name: str, op: type, input: Tensor, dim: Any, unbiased: Any, keep
     keep = False if keepdim is _args.OMITTED else keepdim
     if isinstance(dim, bool):  # std_mean(x, unbiased)
         dim, unbiased = None, dim
-    variance(name, input, dim, unbiased, keepdim, correction)  # torch's checks and warnings
+    options = variance_options(f"{name}_mean", input, dim, unbiased, keepdim, correction)
 
     def stat(x: Tensor) -> Tensor:
-        return variance(name, x, dim, unbiased, keepdim, correction, welford=True)
+        return variance_node(name, x, options, welford=True)
 
     def mean(x: Tensor) -> Tensor:
         return x.mean() if dim is None and not keep else \
