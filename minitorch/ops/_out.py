@@ -54,10 +54,8 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
         operands = _tensors_of((*args, *kwargs.values()))
         if typed and _operand_refused(fn, args):
             _refuse_operands(fn, args, {**kwargs, "out": out})
-        if label in _DERIVATIVE_NOT_IMPLEMENTED:  # (an operand may require grad)
-            _refuse_grad(f"aten::{label}", [out])
-        elif differentiable:
-            _refuse_grad(label, [*operands, out])
+        if differentiable:
+            _refuse_grad(label, operands, (out,))
         if label == "sub":  # torch's sub_check, before TensorIterator's casts
             from .pointwise import no_bool  # (pointwise imports this module)
 
@@ -194,9 +192,13 @@ def _tensors_of(values: tuple) -> list:
     return [v for v in (*values, *nested) if isinstance(v, Tensor)]
 
 
-def _refuse_grad(name: str, tensors: list) -> None:
-    """autograd's refusal of ``out=`` where one of the call's ``tensors`` requires grad."""
-    if is_grad_enabled() and any(t.requires_grad for t in tensors):
+def _refuse_grad(name: str, operands: list, outs: tuple) -> None:
+    """autograd's refusal of ``out=`` where one of the call's ``operands`` or ``outs``
+    requires grad; of an op whose derivative torch leaves not implemented, only where an
+    ``out`` does, in the aten op's name."""
+    if name in _DERIVATIVE_NOT_IMPLEMENTED:
+        name, operands = f"aten::{name}", []
+    if is_grad_enabled() and any(t.requires_grad for t in (*operands, *outs)):
         raise RuntimeError(
             f"{name}(): functions with out=... arguments don't support automatic "
             "differentiation, but one of the arguments requires grad.")
@@ -896,7 +898,7 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
             _count_refused(fn, args, kwargs, size, len(outs))
         args = _prepared(name, args, kwargs, outs)
         if name not in _NOT_DIFFERENTIABLE_OUT:  # (theirs refuse no gradient)
-            _refuse_grad(op, _tensors_of((*args, *kwargs.values(), *outs)))
+            _refuse_grad(op, _tensors_of((*args, *kwargs.values())), outs)
         first = args[0] if args else kwargs.get("input")
         if _checked_first(key, first):
             for o, field in (reversed if key in _VECTORS_FIRST else list)(list(zip(
