@@ -19,7 +19,7 @@ from typing import Any
 from .. import _args, _batched_function, _call_form
 from .. import _dtype as D
 from .._dtype import can_cast
-from .._tensor import Tensor, check_output_shape
+from .._tensor import Tensor, broadcast_pair, check_output_shape
 from ..autograd import grad_mode
 from ..autograd.grad_mode import is_grad_enabled
 
@@ -55,6 +55,7 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
             _complex_into(args[:2], out)
         if promoted and len(args) >= 2 and all(
                 isinstance(a, (Tensor, int, float)) for a in args[:2]):
+            broadcast_pair(*args[:2])  # (TensorIterator's shape first, then its dtypes)
             _check_cast(D.result_type(*args[:2]), out)
         with grad_mode._recording(False):
             result = fn(*args, **kwargs)
@@ -614,6 +615,22 @@ def _checked_first(key: str, input: Any) -> bool:
         "float32", "float64", "complex64", "complex128")
 
 
+def _product_checked_first(key: str, args: tuple) -> str | None:
+    """The kernel whose check of out's dtype (against the first operand's) comes before a
+    product of ``args`` refuses their dtypes: dot's (matmul's of two vectors) before anything
+    else, mm's (matmul's of a matrix by one) once the shapes fit; None where none does."""
+    if key not in ("mm", "matmul", "dot", "vdot") or len(args) < 2 or not all(
+            isinstance(a, Tensor) for a in args[:2]):
+        return None
+    a, b = args[:2]
+    if key != "mm" and a.dim() == 1 == b.dim():
+        return "vdot" if key == "vdot" else "dot"
+    if key in ("mm", "matmul") and b.dim() == 2 and (a.dim() == 2 or key == "matmul" and
+                                                     a.dim()) and a.shape[-1] == b.shape[0]:
+        return "mm"
+    return None
+
+
 def _extremum_of_none(name: str, input: Tensor) -> Tensor:
     """torch's ``max(input, out=)`` and ``min``'s of an empty input, whose kernel into out
     checks no size: the reduction's identity (max's lowest value of the dtype, -inf for a
@@ -838,6 +855,8 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
         if name not in _NOT_DIFFERENTIABLE_OUT:  # (theirs refuse no gradient)
             _refuse_grad(op, _tensors_of((*args, *kwargs.values(), *outs)))
         first = args[0] if args else kwargs.get("input")
+        if product := _product_checked_first(key, args):
+            _check_written(product, first, outs[0], "result")
         if _checked_first(key, first):
             for o, field in (reversed if key in _VECTORS_FIRST else list)(list(zip(
                     outs, _CHECKED_FIRST.get(key, ())))):
