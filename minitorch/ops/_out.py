@@ -564,16 +564,22 @@ _NOT_DIFFERENTIABLE_OUT = frozenset({"searchsorted", "bucketize", "argmax", "arg
 def _check_written(name: str, result: Tensor, out: Tensor, field: str) -> Tensor:
     """``result`` as written into ``out`` (for the ``field`` of ``name``'s result), after
     torch's refusal of an ``out`` of a dtype its kernel does not write (:data:`_OUT_DTYPES`)."""
-    castable, template, error = _OUT_DTYPES.get(name, _EXACT)
+    castable = _OUT_DTYPES.get(name, _EXACT)[0]
     if result.dtype is out.dtype or (castable and can_cast(result.dtype, out.dtype)):
         return result
     if name in ("all", "any") and out.dtype in (D.bool, D.uint8):  # their kernel writes
         return result.to(out.dtype)  # either
-    raise error(template.format(
-        r=_args.legacy(result.dtype), o=_args.legacy(out.dtype), cr=_args.c_name(result.dtype),
-        co=_args.c_name(out.dtype), name=name, field=field.replace("result", "hist"),
-        edges=" for dimension 0" if field == "bin_edges" else "",
-        int32=result.dtype is D.int32))
+    raise _out_dtype_error(name, result.dtype, out.dtype, field)
+
+
+def _out_dtype_error(name: str, written: D.dtype, given: D.dtype, field: str) -> Exception:
+    """The refusal of ``name``'s kernel (:data:`_OUT_DTYPES`) to write ``written`` (the dtype
+    of its result's ``field``) into an out of dtype ``given``."""
+    _, template, error = _OUT_DTYPES.get(name, _EXACT)
+    return error(template.format(
+        r=_args.legacy(written), o=_args.legacy(given), cr=_args.c_name(written),
+        co=_args.c_name(given), name=name, field=field.replace("result", "hist"),
+        edges=" for dimension 0" if field == "bin_edges" else "", int32=written is D.int32))
 
 
 # ops whose kernel checks the dtypes of out's first fields (these) against its input's before
@@ -615,19 +621,41 @@ def _checked_first(key: str, input: Any) -> bool:
         "float32", "float64", "complex64", "complex128")
 
 
-def _product_checked_first(key: str, args: tuple) -> str | None:
-    """The kernel whose check of out's dtype (against the first operand's) comes before a
-    product of ``args`` refuses their dtypes: dot's (matmul's of two vectors) before anything
-    else, mm's (matmul's of a matrix by one) once the shapes fit; None where none does."""
+def _kernel_checks_first(key: str, args: tuple, kwargs: dict, out: Tensor, graded: bool
+                         ) -> None:
+    """The refusal of ``out``'s dtype by a kernel that checks it before it refuses its
+    operands' dtypes: (log_)softmax's before autograd refuses ``out`` (not ``graded``), a
+    product's after (``graded``)."""
+    kernel = (_product_writes if graded else _softmax_writes)(key, args, kwargs)
+    if kernel is not None and kernel[1] is not out.dtype:
+        raise _out_dtype_error(*kernel, out.dtype, "result")
+
+
+def _softmax_writes(key: str, args: tuple, kwargs: dict) -> tuple | None:
+    """(log_)softmax's kernel and the dtype it writes (its ``dtype=``, or its input's), once
+    its dim is in range."""
+    dim = args[1] if len(args) > 1 else kwargs.get("dim")
+    if key not in ("softmax", "log_softmax") or not args or not isinstance(args[0], Tensor) \
+            or dim is None:
+        return None
+    _args.dim(key, dim, args[0].dim(), position=2)
+    dtype = args[2] if len(args) > 2 else kwargs.get("dtype")
+    return key, dtype if isinstance(dtype, D.dtype) else args[0].dtype
+
+
+def _product_writes(key: str, args: tuple, kwargs: dict) -> tuple | None:
+    """The kernel of a product of ``args`` and the dtype it writes (its first operand's):
+    dot's (vdot's, matmul's of two vectors) before anything else, mm's (matmul's of a matrix
+    by one) once the shapes fit."""
     if key not in ("mm", "matmul", "dot", "vdot") or len(args) < 2 or not all(
-            isinstance(a, Tensor) for a in args[:2]):
+            isinstance(t, Tensor) for t in args[:2]):
         return None
     a, b = args[:2]
     if key != "mm" and a.dim() == 1 == b.dim():
-        return "vdot" if key == "vdot" else "dot"
-    if key in ("mm", "matmul") and b.dim() == 2 and (a.dim() == 2 or key == "matmul" and
-                                                     a.dim()) and a.shape[-1] == b.shape[0]:
-        return "mm"
+        return ("vdot" if key == "vdot" else "dot"), a.dtype
+    matrix = a.dim() == 2 or (key == "matmul" and a.dim() > 0)  # (matmul's folded to mm)
+    if key in ("mm", "matmul") and matrix and b.dim() == 2 and a.shape[-1] == b.shape[0]:
+        return "mm", a.dtype
     return None
 
 
@@ -852,11 +880,11 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
         if many and len(outs) != (size := _TUPLE_SIZES.get(key, 2)):
             _count_refused(fn, args, kwargs, size, len(outs))
         args = _prepared(name, args, kwargs, outs)
+        _kernel_checks_first(key, args, kwargs, outs[0], graded=False)
         if name not in _NOT_DIFFERENTIABLE_OUT:  # (theirs refuse no gradient)
             _refuse_grad(op, _tensors_of((*args, *kwargs.values(), *outs)))
         first = args[0] if args else kwargs.get("input")
-        if product := _product_checked_first(key, args):
-            _check_written(product, first, outs[0], "result")
+        _kernel_checks_first(key, args, kwargs, outs[0], graded=True)
         if _checked_first(key, first):
             for o, field in (reversed if key in _VECTORS_FIRST else list)(list(zip(
                     outs, _CHECKED_FIRST.get(key, ())))):
