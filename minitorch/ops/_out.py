@@ -375,7 +375,8 @@ dtype and Long for out's dtype.
             if kind == "dtype":
                 return fn(input, *args, **_out_dtype(name, input, out, kwargs))
             if kind == "float":
-                kwargs = _mean_dtype(input, out, kwargs)
+                kwargs = _mean_dtype(input, out, kwargs, every=len(args) + len(kwargs) == len(
+                    kwargs.keys() & {"dtype", "keepdim"}))
             result = fn(input, *args, **kwargs)
             if kind == "float":  # torch's message names Float for any floating input
                 _check_cast(D.float32, out)
@@ -386,10 +387,18 @@ dtype and Long for out's dtype.
     return out_last(reduced, fn)
 
 
-def _mean_dtype(input: Any, out: Tensor, kwargs: dict) -> dict:
+def _mean_dtype(input: Any, out: Tensor, kwargs: dict, every: bool) -> dict:
     """mean's keywords with ``out``: a ``dtype=`` must be out's; without one a floating input
-    is summed in out's floating dtype (torch's mean.out sums into out, then divides)."""
+    is summed in out's floating dtype (torch's mean.out sums into out, then divides). Its
+    overload of ``every`` element first checks that the input's dtype casts into out's."""
+    if every and isinstance(input, Tensor) and not can_cast(input.dtype, out.dtype):
+        raise RuntimeError("mean.dtype_out(): input types can't be cast to the desired output "
+                           f"type {_args.legacy(out.dtype)}")
     dtype = kwargs.get("dtype")
+    if isinstance(dtype, D.dtype) and isinstance(input, Tensor):
+        from .reduction import check_mean_dtype
+
+        check_mean_dtype(input, dtype)  # (before out's)
     if dtype is not None and dtype is not out.dtype:
         raise RuntimeError(f"Expected out tensor to have dtype {_args.c_name(dtype)}, but got "
                            f"{_args.c_name(out.dtype)} instead")
