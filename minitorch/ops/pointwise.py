@@ -237,11 +237,11 @@ class Add(Op):
 
 
 def _binary_scaled(a: Tensor, b: Tensor, alpha: Number) -> Tensor:
-    """``a + alpha * b`` of two float tensors of one dtype, rounded as torch's kernel."""
+    """``a + alpha * b`` of two tensors in their result type, rounded as torch's kernel."""
     check_same_device(a, b)
     check_broadcast(a, b)
-    return wrap(torch_layout(_fused.add_scaled(a._xp, a._data, b._data, alpha), a._data,
-                             b._data))
+    x, y, _dt = cast_operands(a, b)
+    return wrap(torch_layout(_fused.add_scaled(a._xp, x, y, alpha), x, y))
 
 
 class Sub(Op):
