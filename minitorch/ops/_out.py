@@ -633,9 +633,10 @@ def _checked_first(key: str, input: Any) -> bool:
 def _kernel_checks_first(key: str, args: tuple, kwargs: dict, out: Tensor, graded: bool
                          ) -> None:
     """The refusal of ``out``'s dtype by a kernel that checks it before it refuses its
-    operands' dtypes: (log_)softmax's before autograd refuses ``out`` (not ``graded``), a
-    product's after (``graded``)."""
-    kernel = (_product_writes if graded else _softmax_writes)(key, args, kwargs)
+    operands: (log_)softmax's before autograd refuses ``out`` (not ``graded``), a product's
+    and clamp's after (``graded``)."""
+    kernel = (_product_writes(key, args, kwargs) or _clamp_writes(key, args, kwargs) if graded
+              else _softmax_writes(key, args, kwargs))
     if kernel is not None and kernel[1] is not out.dtype:
         raise _out_dtype_error(*kernel, out.dtype, "result")
 
@@ -650,6 +651,28 @@ def _softmax_writes(key: str, args: tuple, kwargs: dict) -> tuple | None:
     _args.dim(key, dim, args[0].dim(), position=2)
     dtype = args[2] if len(args) > 2 else kwargs.get("dtype")
     return key, dtype if isinstance(dtype, D.dtype) else args[0].dtype
+
+
+def _clamp_writes(key: str, args: tuple, kwargs: dict) -> tuple | None:
+    """clamp's kernel (clamp_min's, clamp_max's) of number bounds and the dtype it writes,
+    checked before a bound is converted to it; None where it is refused first (no bound, a
+    number its parser cannot read, torch's uint64 promoted with an integer or bool)."""
+    if key not in ("clamp", "clip", "clamp_min", "clamp_max") or not args or not isinstance(
+            args[0], Tensor):
+        return None
+    dt = args[0].dtype
+    numbers = [b for b in (*args[1:], *(kwargs.get(k) for k in ("min", "max"))) if b is not None]
+    if not numbers or not all(type(b) in (bool, int, float, complex) and not (
+            type(b) is int and not _args.INT64_MIN <= b < 2 ** 64) for b in numbers):
+        return None
+    wide = [b for b in numbers if type(b) is int and b > _args.INT64_MAX]
+    if any(type(b) is complex for b in numbers):  # (a floating clamp's own dtype)
+        return (key, dt) if key in ("clamp", "clip") and dt.is_floating_point and not wide \
+            else None
+    floating = dt.is_floating_point or any(type(b) is float for b in numbers)
+    if wide and not floating and (dt is D.bool or len(numbers) > len(wide)):
+        return None
+    return key, D.result_type(args[0], *(0 if b in wide else b for b in numbers))
 
 
 def _product_writes(key: str, args: tuple, kwargs: dict) -> tuple | None:
