@@ -19,7 +19,7 @@ from typing import Any
 from .. import _args, _batched_function, _call_form
 from .. import _dtype as D
 from .._dtype import can_cast
-from .._tensor import Tensor, broadcast_pair, check_output_shape
+from .._tensor import Tensor, broadcast_pair, check_internal_overlap, check_output_shape
 from ..autograd import grad_mode
 from ..autograd.grad_mode import is_grad_enabled
 
@@ -51,6 +51,8 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
         operands = _tensors_of((*args, *kwargs.values()))
         if differentiable:
             _refuse_grad(label, [*operands, out])
+        if elementwise and label not in _OVERLAPPING_OUT:
+            _check_iterator_out(fn, label, args, kwargs, out)
         if label in _COMPLEX_CAST_FIRST:
             _complex_into(args[:2], out)
         if promoted and len(args) >= 2 and all(
@@ -64,6 +66,22 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
         return _write(result, out)
 
     return out_last(with_out, fn)
+
+
+# elementwise ops whose out torch's TensorIterator checks after their own dtype check
+_OVERLAPPING_OUT = frozenset({"nan_to_num"})
+# the ops of :data:`PARSED_OUT` that write out with a TensorIterator
+_ITERATOR_OUT = frozenset({"clamp", "clip", "clamp_min", "clamp_max", "addcmul", "addcdiv",
+                           "gcd", "lcm", "logaddexp", "logaddexp2"})
+
+
+def _check_iterator_out(fn: Callable, name: str, args: tuple, kwargs: dict, out: Tensor
+                        ) -> None:
+    """A TensorIterator's refusal of an ``out`` whose elements share memory (an expanded
+    one): after its parser's refusals of the arguments' types, before shapes and dtypes."""
+    if typed := _call_form.parameter_types(fn, name, args, kwargs):
+        raise TypeError(typed)
+    check_internal_overlap(out)
 
 
 def _number_as_out(name: str, out: Any) -> Any:
@@ -219,6 +237,8 @@ def _check_out_dtype(name: str, input: Any, result: Tensor | None, out: Tensor) 
     if name == "nan_to_num" and input.dtype is not out.dtype:
         raise RuntimeError(f"nan_to_num: dtype of out: {_args.legacy(out.dtype)} should be same "
                            f"as input: {_args.legacy(input.dtype)}")
+    if name == "nan_to_num" and input.dtype.is_floating_point:  # (an integer one is copied)
+        check_internal_overlap(out)
     if name == "msort" and result.dtype is not out.dtype:
         raise RuntimeError(f"Expected out tensor to have dtype {_args.c_name(result.dtype)}, "
                            f"but got {_args.c_name(out.dtype)} instead")
@@ -446,6 +466,7 @@ def where_with_out(fn: Callable) -> Callable:
             if promoted is not out.dtype:
                 raise RuntimeError(f"Expected out type to be {_args.legacy(promoted)} but got "
                                    f"{_args.legacy(out.dtype)}")
+            check_internal_overlap(out)  # (its TensorIterator's)
             return fn(condition, input, other)
 
         return takes_out(into_out, "where")(*args, out=out, **kwargs)
@@ -916,6 +937,8 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
         if name not in _NOT_DIFFERENTIABLE_OUT:  # (theirs refuse no gradient)
             _refuse_grad(op, _tensors_of((*args, *kwargs.values(), *outs)))
         first = args[0] if args else kwargs.get("input")
+        if key in _ITERATOR_OUT:
+            check_internal_overlap(outs[0])
         _kernel_checks_first(key, args, kwargs, outs[0], graded=True)
         if _checked_first(key, first):
             for o, field in (reversed if key in _VECTORS_FIRST else list)(list(zip(
