@@ -682,9 +682,9 @@ def where(condition: Tensor, input: Any = _args.OMITTED, other: Any = _args.OMIT
     if not complex_ and not unsigned:  # (a complex or uint64 result holds them: refused
         # after torch's checks)
         dt = result_type(input, other)  # torch converts the numbers before the condition
-        for value in (input, other):  # a number is read into the result's type (float16's
-            if not isinstance(value, Tensor):  # in float)
-                _args.kernel_scalar(value, dt, opmath=True)
+        for value in (input, other):  # a number is read into the result's type (a float16
+            if not isinstance(value, Tensor) and dt is not float16:  # one unchecked: inf)
+                _args.kernel_scalar(value, dt)
     if condition.dtype.name == "uint8":
         warn_once("where received a uint8 condition tensor. This behavior is deprecated and "
                   "will be removed in a future version of PyTorch. Use a boolean condition "
