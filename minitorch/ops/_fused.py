@@ -120,8 +120,8 @@ def add_scaled(xp: Any, a: Any, b: Any, alpha: float) -> Any:
         return _fma(b, np.float32(alpha), a)
     if _float64(a, b):
         return fma(b, alpha, a)
-    if a.dtype.kind in "iu":  # alpha in the integer dtype, wrapping as torch's kernel
-        return a + b * xp.asarray(alpha).astype(a.dtype)
+    if xp.isdtype(a.dtype, "integral"):  # alpha in the integer dtype, wrapping as torch's
+        return a + b * xp.astype(xp.asarray(alpha), a.dtype)  # kernel
     return a + b * alpha
 
 

@@ -81,7 +81,21 @@ def _check_iterator_out(fn: Callable, name: str, args: tuple, kwargs: dict, out:
     one): after its parser's refusals of the arguments' types, before shapes and dtypes."""
     if typed := _call_form.parameter_types(fn, name, args, kwargs):
         raise TypeError(typed)
-    check_internal_overlap(out)
+    if _operands_parsed(fn, args, kwargs):
+        check_internal_overlap(out)
+
+
+def _operands_parsed(fn: Callable, args: tuple, kwargs: dict) -> bool:
+    """Whether a call of ``fn`` passes torch's parser, as far as an iterator's out check
+    needs: it binds to fn's named parameters (not to ``*args``), its values are tensors or
+    numbers, and one is given past the input where fn takes more (clamp's bounds not all
+    None); else fn refuses the call first."""
+    named = [p for p in inspect.signature(fn).parameters.values()
+             if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    values = [*args, *kwargs.values()]
+    numbers = all(isinstance(v, (Tensor, int, float, complex)) or v is None for v in values)
+    given = len(named) < 2 or any(v is not None for v in values[1:])
+    return _binds(fn, args, kwargs) and len(args) <= len(named) and numbers and given
 
 
 def _number_as_out(name: str, out: Any) -> Any:
@@ -267,6 +281,7 @@ def with_out_keyword(fn: Callable, name: str) -> Callable:
         if name in _NOT_DIFFERENTIABLE and args and isinstance(args[0], Tensor):
             args = (args[0].detach(), *args[1:])
 
+        @functools.wraps(fn)  # (its parameters: a call that does not bind them is refused)
         def checked_dtype(*args: Any, **kwargs: Any) -> Tensor:  # (after autograd's refusal)
             input = args[0] if args else kwargs.get("input")
             if name in _SAME_DTYPE and isinstance(input, Tensor) and not (
@@ -777,14 +792,22 @@ _TUPLE_SIZES = dict.fromkeys(("svd", "lu_unpack", "linalg_lu",
 _CHECK_ORDER = {"svd": (0, 2, 1), "linalg_svd": (0, 2, 1)}
 
 
+def _binds(fn: Callable, args: tuple, kwargs: dict) -> bool:
+    """Whether the call's arguments bind to ``fn``'s parameters (else its entry refuses them
+    in torch's parser's words, before anything else)."""
+    try:
+        inspect.signature(fn).bind(*args, **kwargs)
+    except TypeError:
+        return False
+    return True
+
+
 def _count_refused(fn: Callable, args: tuple, kwargs: dict, size: int, given: int) -> None:
     """torch's refusal of a tuple out of ``given`` tensors for ``size`` results: after its
     parser's refusals of the other arguments (a TypeError of ``fn``'s), before the op's own
     checks; a call that does not bind is left to refuse itself, as Python's binding (which the
     op's entry words as torch's parser)."""
-    try:
-        inspect.signature(fn).bind(*args, **kwargs)
-    except TypeError:
+    if not _binds(fn, args, kwargs):
         return
     try:
         with grad_mode._recording(False):
@@ -933,13 +956,16 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
         if many and len(outs) != (size := _TUPLE_SIZES.get(key, 2)):
             _count_refused(fn, args, kwargs, size, len(outs))
         args = _prepared(name, args, kwargs, outs)
-        _kernel_checks_first(key, args, kwargs, outs[0], graded=False)
+        binds = _binds(fn, args, kwargs)  # (else fn refuses the call first)
+        if binds:
+            _kernel_checks_first(key, args, kwargs, outs[0], graded=False)
         if name not in _NOT_DIFFERENTIABLE_OUT:  # (theirs refuse no gradient)
             _refuse_grad(op, _tensors_of((*args, *kwargs.values(), *outs)))
         first = args[0] if args else kwargs.get("input")
-        if key in _ITERATOR_OUT:
+        if key in _ITERATOR_OUT and _operands_parsed(fn, args, kwargs):
             check_internal_overlap(outs[0])
-        _kernel_checks_first(key, args, kwargs, outs[0], graded=True)
+        if binds:
+            _kernel_checks_first(key, args, kwargs, outs[0], graded=True)
         if _checked_first(key, first):
             for o, field in (reversed if key in _VECTORS_FIRST else list)(list(zip(
                     outs, _CHECKED_FIRST.get(key, ())))):
