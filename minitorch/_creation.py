@@ -146,8 +146,7 @@ def _python_values(data: Any, dtype: D.dtype | None) -> np.ndarray:
     kinds = {_leaf_kind(kind, dtype, alone) for kind in dict.fromkeys(map(type, leaves))}
     if dtype is None:
         if "complex" in kinds:
-            raise TypeError("minitorch supports float32, float64, int64 and bool tensors, not "
-                            "complex ones")
+            raise TypeError("minitorch has no complex tensors: it cannot hold complex numbers")
         dtype = (D.get_default_dtype() if "float" in kinds else D.int64 if "int" in kinds
                  else D.bool if kinds else D.get_default_dtype())
     narrow = dtype.itemsize < 8 and not dtype.is_floating_point and dtype is not D.bool
