@@ -2,7 +2,8 @@
 kernels that check out's dtype before their operands' (mm, dot, softmax, clamp, mean), an out
 whose elements share memory (an expanded tensor), rsub's promotion with alpha, lcm's C int
 arithmetic, a nested list's numbers read in turn into an integer dtype, where's float16
-number and cumsum_'s in-place dtype check; torch is the oracle."""
+number, cumsum_'s in-place dtype check and float16 lerp in float32; torch is the
+oracle."""
 
 from __future__ import annotations
 
@@ -121,6 +122,14 @@ CASES = {
                                               T(L, [4.], "float16")),
     "where condition dtype first": lambda L: L.where(T(L, 63, "int64"), 1e300,
                                                      T(L, 4., "float16")),
+    # float16 lerp computed in float32 and rounded once, as torch's opmath
+    "lerp float16 huge weight": lambda L: L.lerp(T(L, [-2.5, 0.0], "float16"),
+                                                 T(L, [-129.0, -0.0], "float16"), 2 ** 62),
+    "lerp float16 number weight": lambda L: L.lerp(T(L, [1.5, 100.3, -7.1], "float16"),
+                                                   T(L, [7.1, -3.3, 1e4], "float16"), 0.3),
+    "lerp float16 tensor weight": lambda L: L.lerp(T(L, [1.5, 100.3, -7.1], "float16"),
+                                                   T(L, [7.1, -3.3, 1e4], "float16"),
+                                                   T(L, [0.3, 0.7, -1.3], "float16")),
     # cumsum_'s dtype= check after autograd's, before an overlap's
     "cumsum_ dtype on expanded": lambda L: expanded(L, "int8").cumsum_(0, dtype=L.float64),
     "cumprod_ dim on expanded": lambda L: expanded(L, "float32").cumprod_(5),
