@@ -50,6 +50,13 @@ CASES = {
                                      out=L.ones(2)),
     "dot unknown keyword": lambda L: L.dot(L.ones(3), L.ones(3), foo=1,
                                            out=L.ones(2, dtype=L.int64)),
+    # cat's cast into out once its dim is in range, before the sizes
+    "cat cast before sizes": lambda L: L.cat([L.ones(1, 3), L.ones(3, 1, dtype=L.float64)],
+                                             out=L.ones(0, dtype=L.uint8)),
+    "cat cast before ndims": lambda L: L.cat([L.ones(1, 3), L.ones(3, dtype=L.float64)],
+                                             out=L.ones(0, dtype=L.uint8)),
+    "cat dim first": lambda L: L.cat([L.ones(1, 3), L.ones(3, 1)], 5,
+                                     out=L.ones(0, dtype=L.uint8)),
     # (log_)softmax's out dtype once its dim is in range, before its integer kernel refuses
     "softmax out of int8": lambda L: L.softmax(T(L, [1, 2, 3], "int8"), 0, out=L.ones(3)),
     "softmax dtype= and out": lambda L: L.softmax(T(L, [1, 2, 3], "int8"), 0, dtype=L.int16,

@@ -671,10 +671,26 @@ def _kernel_checks_first(key: str, args: tuple, kwargs: dict, out: Tensor, grade
     """The refusal of ``out``'s dtype by a kernel that checks it before it refuses its
     operands: (log_)softmax's before autograd refuses ``out`` (not ``graded``), a product's
     and clamp's after (``graded``)."""
-    kernel = (_product_writes(key, args, kwargs) or _clamp_writes(key, args, kwargs) if graded
+    kernel = (_product_writes(key, args, kwargs) or _clamp_writes(key, args, kwargs)
+              or _cat_writes(key, args, kwargs) if graded
               else _softmax_writes(key, args, kwargs))
-    if kernel is not None and kernel[1] is not out.dtype:
+    if kernel is not None and kernel[1] is not out.dtype and not (
+            _OUT_DTYPES.get(kernel[0], _EXACT)[0] and can_cast(kernel[1], out.dtype)):
         raise _out_dtype_error(*kernel, out.dtype, "result")
+
+
+def _cat_writes(key: str, args: tuple, kwargs: dict) -> tuple | None:
+    """cat's kernel of tensors (not 0-d) and their result type, which it casts into out once
+    its dim is in range, before it compares the tensors' sizes."""
+    tensors = args[0] if args else kwargs.get("tensors")
+    if key not in ("cat", "concat", "concatenate") or not isinstance(tensors, (list, tuple)) \
+            or not tensors or not all(isinstance(t, Tensor) and t.dim() for t in tensors):
+        return None
+    dim = args[1] if len(args) > 1 else kwargs.get("dim", kwargs.get("axis", 0))
+    ranked = [t for t in tensors if tuple(t.shape) != (0,)]  # (legacy empty 1-D tensors
+    if ranked:  # skipped, as torch's cat does)
+        _args.dim(key, dim, ranked[0].dim())
+    return key, D.result_type(*tensors)
 
 
 def _softmax_writes(key: str, args: tuple, kwargs: dict) -> tuple | None:
