@@ -146,18 +146,17 @@ def _python_values(data: Any, dtype: D.dtype | None) -> np.ndarray:
     kinds = {_leaf_kind(kind, dtype, alone) for kind in dict.fromkeys(map(type, leaves))}
     if dtype is None:
         if "complex" in kinds:
-            raise TypeError("minitorch supports float32, float64, int64 and bool tensors, not "
-                            "complex ones")
+            raise TypeError("minitorch has no complex tensors: it cannot hold complex numbers")
         dtype = (D.get_default_dtype() if "float" in kinds else D.int64 if "int" in kinds
                  else D.bool if kinds else D.get_default_dtype())
-    if "int" in kinds and "complex" not in kinds and "float" not in kinds:
+    narrow = dtype.itemsize < 8 and not dtype.is_floating_point and dtype is not D.bool
+    if "int" in kinds and "complex" not in kinds and "float" not in kinds and not narrow:
         ints = [int(v) for v in leaves]  # (numpy bools and ints as the ints they are)
         _check_fits(min(ints), dtype)  # the extremes are enough
         _check_fits(max(ints), dtype)
     elif dtype is D.int64 and "float" in kinds and "complex" not in kinds:
+        _check_each(leaves, dtype)
         floats = np.array(data, dtype=np.float64)
-        if not np.all((floats >= -2.0 ** 63) & (floats <= 2.0 ** 63)):  # nan and inf fail too
-            raise _args.conversion_overflow("int64")
         if np.any(floats == 2.0 ** 63):  # compared as a double it fits; torch's CPU gives
             data = _int64_min_for_2_63(data)  # int64's minimum
     if dtype is D.bool:
@@ -166,7 +165,7 @@ def _python_values(data: Any, dtype: D.dtype | None) -> np.ndarray:
     if "complex" in kinds:
         raise TypeError("must be real number, not complex" if dtype.is_floating_point
                         else "'complex' object cannot be interpreted as an integer")
-    if dtype.itemsize < 8 and not dtype.is_floating_point and kinds:
+    if narrow and kinds:
         return _narrow_ints(data, leaves, dtype)
     with np.errstate(over="ignore"):  # a float too large for float32 is inf, as in torch
         return np.array(data, dtype=dtype.np) if kinds else np.zeros(_shape_of(data), dtype.np)
@@ -191,11 +190,24 @@ def _bytes_read(data: list) -> list:
             _bytes_read(item) if isinstance(item, list) else item for item in data]
 
 
+def _check_each(leaves: list, dtype: D.dtype) -> None:
+    """torch's refusal of the first of ``leaves`` that the integer ``dtype`` cannot hold,
+    each read in turn: an int past int64 as its unpacking refuses it, then a value past the
+    dtype as its checked conversion does (int64's takes a double up to 2**63, nan not)."""
+    for v in leaves:
+        if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
+            _check_fits(int(v), dtype)
+        elif dtype is D.int64 and not -2.0 ** 63 <= v <= 2.0 ** 63:
+            raise _args.conversion_overflow("int64")
+        if dtype is not D.int64 and D.overflows(v, dtype):
+            raise _args.conversion_overflow(dtype.name)
+
+
 def _narrow_ints(data: Any, leaves: list, dtype: D.dtype) -> np.ndarray:
     """Python numbers as an int32/int16/int8/uint8 array: refused as torch where one
-    overflows, else read as int64 (or float64) and cut to the dtype's bits."""
-    if any(D.overflows(v, dtype) for v in leaves):
-        raise _args.conversion_overflow(dtype.name)
+    overflows (each read in turn: an int past int64 as its unpacking refuses it), else read
+    as int64 (or float64) and cut to the dtype's bits."""
+    _check_each(leaves, dtype)
     return np.array(data, dtype=np.float64 if float in map(type, leaves) else np.int64
                     ).astype(dtype.np)
 

@@ -120,6 +120,8 @@ def add_scaled(xp: Any, a: Any, b: Any, alpha: float) -> Any:
         return _fma(b, np.float32(alpha), a)
     if _float64(a, b):
         return fma(b, alpha, a)
+    if xp.isdtype(a.dtype, "integral"):  # alpha in the integer dtype, wrapping as torch's
+        return a + b * xp.astype(xp.asarray(alpha), a.dtype)  # kernel
     return a + b * alpha
 
 
@@ -157,6 +159,10 @@ def lerp(xp: Any, a: Any, b: Any, weight: Any) -> Any:
     >>> lerp(np, np.float32([0.0, 0.0]), np.float32([8.0, 8.0]), np.float32([0.25, 0.75]))
     array([2., 6.], dtype=float32)
     """
+    if a.dtype == xp.float16 and b.dtype == xp.float16:  # torch's opmath: in float32, then
+        wide = weight if not hasattr(weight, "shape") else xp.astype(weight, xp.float32)
+        return xp.astype(lerp(xp, xp.astype(a, xp.float32), xp.astype(b, xp.float32), wide),
+                         xp.float16)  # rounded once
     if not hasattr(weight, "shape"):  # a number: one of the two forms for every element
         if _float32(a, b):
             w = np.float32(weight)

@@ -19,7 +19,7 @@ from typing import Any
 from .. import _args, _batched_function, _call_form
 from .. import _dtype as D
 from .._dtype import can_cast
-from .._tensor import Tensor, check_output_shape
+from .._tensor import Tensor, broadcast_pair, check_internal_overlap, check_output_shape
 from ..autograd import grad_mode
 from ..autograd.grad_mode import is_grad_enabled
 
@@ -60,10 +60,13 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
             from .pointwise import no_bool  # (pointwise imports this module)
 
             no_bool(*args[:2])
+        if elementwise and label not in _OVERLAPPING_OUT:
+            _check_iterator_out(fn, label, args, kwargs, out)
         if label in _COMPLEX_CAST_FIRST:
             _complex_into(args[:2], out)
         if promoted and len(args) >= 2 and all(
                 isinstance(a, (Tensor, int, float)) for a in args[:2]):
+            broadcast_pair(*args[:2])  # (TensorIterator's shape first, then its dtypes)
             _check_cast(D.result_type(*args[:2]), out)
         with grad_mode._recording(False):
             result = fn(*args, **kwargs)
@@ -110,6 +113,36 @@ def _refuse_operands(fn: Callable, args: tuple, kwargs: dict) -> None:
         raise _args.invalid_combination(fn.__name__, args, *signatures, keywords=kwargs)
     del kwargs["out"]
     fn(*args, **kwargs)
+
+
+# elementwise ops whose out torch's TensorIterator checks after their own dtype check
+_OVERLAPPING_OUT = frozenset({"nan_to_num"})
+# the ops of :data:`PARSED_OUT` that write out with a TensorIterator
+_ITERATOR_OUT = frozenset({"clamp", "clip", "clamp_min", "clamp_max", "addcmul", "addcdiv",
+                           "gcd", "lcm", "logaddexp", "logaddexp2"})
+
+
+def _check_iterator_out(fn: Callable, name: str, args: tuple, kwargs: dict, out: Tensor
+                        ) -> None:
+    """A TensorIterator's refusal of an ``out`` whose elements share memory (an expanded
+    one): after its parser's refusals of the arguments' types, before shapes and dtypes."""
+    if typed := _call_form.parameter_types(fn, name, args, kwargs):
+        raise TypeError(typed)
+    if _operands_parsed(fn, args, kwargs):
+        check_internal_overlap(out)
+
+
+def _operands_parsed(fn: Callable, args: tuple, kwargs: dict) -> bool:
+    """Whether a call of ``fn`` passes torch's parser, as far as an iterator's out check
+    needs: it binds to fn's named parameters (not to ``*args``), its values are tensors or
+    numbers, and one is given past the input where fn takes more (clamp's bounds not all
+    None); else fn refuses the call first."""
+    named = [p for p in inspect.signature(fn).parameters.values()
+             if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    values = [*args, *kwargs.values()]
+    numbers = all(isinstance(v, (Tensor, int, float, complex)) or v is None for v in values)
+    given = len(named) < 2 or any(v is not None for v in values[1:])
+    return _binds(fn, args, kwargs) and len(args) <= len(named) and numbers and given
 
 
 def _number_as_out(name: str, out: Any) -> Any:
@@ -277,6 +310,8 @@ def _check_out_dtype(name: str, input: Any, result: Tensor | None, out: Tensor) 
     if name == "nan_to_num" and input.dtype is not out.dtype:
         raise RuntimeError(f"nan_to_num: dtype of out: {_args.legacy(out.dtype)} should be same "
                            f"as input: {_args.legacy(input.dtype)}")
+    if name == "nan_to_num" and input.dtype.is_floating_point:  # (an integer one is copied)
+        check_internal_overlap(out)
     if name == "msort" and result.dtype is not out.dtype:
         raise RuntimeError(f"Expected out tensor to have dtype {_args.c_name(result.dtype)}, "
                            f"but got {_args.c_name(out.dtype)} instead")
@@ -303,6 +338,7 @@ def with_out_keyword(fn: Callable, name: str) -> Callable:
         if name in _BOOL_OUT and out.dtype is not D.bool:
             raise RuntimeError(f"{name} does not support non-boolean outputs.")
 
+        @functools.wraps(fn)  # (its parameters: a call that does not bind them is refused)
         def checked_dtype(*args: Any, **kwargs: Any) -> Tensor:  # (after autograd's refusal)
             input = args[0] if args else kwargs.get("input")
             if name in _SAME_DTYPE and isinstance(input, Tensor) and not (
@@ -433,7 +469,8 @@ dtype and Long for out's dtype.
             if kind == "dtype":
                 return fn(input, *args, **_out_dtype(name, input, out, kwargs))
             if kind == "float":
-                kwargs = _mean_dtype(input, out, kwargs)
+                kwargs = _mean_dtype(input, out, kwargs, every=len(args) + len(kwargs) == len(
+                    kwargs.keys() & {"dtype", "keepdim"}))
             result = fn(input, *args, **kwargs)
             if kind == "float":  # torch's message names Float for any floating input
                 _check_cast(D.float32, out)
@@ -444,10 +481,18 @@ dtype and Long for out's dtype.
     return out_last(reduced, fn)
 
 
-def _mean_dtype(input: Any, out: Tensor, kwargs: dict) -> dict:
+def _mean_dtype(input: Any, out: Tensor, kwargs: dict, every: bool) -> dict:
     """mean's keywords with ``out``: a ``dtype=`` must be out's; without one a floating input
-    is summed in out's floating dtype (torch's mean.out sums into out, then divides)."""
+    is summed in out's floating dtype (torch's mean.out sums into out, then divides). Its
+    overload of ``every`` element first checks that the input's dtype casts into out's."""
+    if every and isinstance(input, Tensor) and not can_cast(input.dtype, out.dtype):
+        raise RuntimeError("mean.dtype_out(): input types can't be cast to the desired output "
+                           f"type {_args.legacy(out.dtype)}")
     dtype = kwargs.get("dtype")
+    if isinstance(dtype, D.dtype) and isinstance(input, Tensor):
+        from .reduction import check_mean_dtype
+
+        check_mean_dtype(input, dtype)  # (before out's)
     if dtype is not None and dtype is not out.dtype:
         raise RuntimeError(f"Expected out tensor to have dtype {_args.c_name(dtype)}, but got "
                            f"{_args.c_name(out.dtype)} instead")
@@ -495,6 +540,7 @@ def where_with_out(fn: Callable) -> Callable:
             if promoted is not out.dtype:
                 raise RuntimeError(f"Expected out type to be {_args.legacy(promoted)} but got "
                                    f"{_args.legacy(out.dtype)}")
+            check_internal_overlap(out)  # (its TensorIterator's)
             return fn(condition, input, other)
 
         return takes_out(into_out, "where")(*args, out=out, **kwargs)
@@ -625,16 +671,22 @@ _NOT_DIFFERENTIABLE_OUT = frozenset({"searchsorted", "bucketize", "argmax", "arg
 def _check_written(name: str, result: Tensor, out: Tensor, field: str) -> Tensor:
     """``result`` as written into ``out`` (for the ``field`` of ``name``'s result), after
     torch's refusal of an ``out`` of a dtype its kernel does not write (:data:`_OUT_DTYPES`)."""
-    castable, template, error = _OUT_DTYPES.get(name, _EXACT)
+    castable = _OUT_DTYPES.get(name, _EXACT)[0]
     if result.dtype is out.dtype or (castable and can_cast(result.dtype, out.dtype)):
         return result
     if name in ("all", "any") and out.dtype in (D.bool, D.uint8):  # their kernel writes
         return result.to(out.dtype)  # either
-    raise error(template.format(
-        r=_args.legacy(result.dtype), o=_args.legacy(out.dtype), cr=_args.c_name(result.dtype),
-        co=_args.c_name(out.dtype), name=name, field=field.replace("result", "hist"),
-        edges=" for dimension 0" if field == "bin_edges" else "",
-        int32=result.dtype is D.int32))
+    raise _out_dtype_error(name, result.dtype, out.dtype, field)
+
+
+def _out_dtype_error(name: str, written: D.dtype, given: D.dtype, field: str) -> Exception:
+    """The refusal of ``name``'s kernel (:data:`_OUT_DTYPES`) to write ``written`` (the dtype
+    of its result's ``field``) into an out of dtype ``given``."""
+    _, template, error = _OUT_DTYPES.get(name, _EXACT)
+    return error(template.format(
+        r=_args.legacy(written), o=_args.legacy(given), cr=_args.c_name(written),
+        co=_args.c_name(given), name=name, field=field.replace("result", "hist"),
+        edges=" for dimension 0" if field == "bin_edges" else "", int32=written is D.int32))
 
 
 # ops whose kernel checks the dtypes of out's first fields (these) against its input's before
@@ -674,6 +726,83 @@ def _checked_first(key: str, input: Any) -> bool:
         return input.dtype is D.float16
     return key == "max_all" or input.dtype.name not in (
         "float32", "float64", "complex64", "complex128")
+
+
+def _kernel_checks_first(key: str, args: tuple, kwargs: dict, out: Tensor, graded: bool
+                         ) -> None:
+    """The refusal of ``out``'s dtype by a kernel that checks it before it refuses its
+    operands: (log_)softmax's before autograd refuses ``out`` (not ``graded``), a product's
+    and clamp's after (``graded``)."""
+    kernel = (_product_writes(key, args, kwargs) or _clamp_writes(key, args, kwargs)
+              or _cat_writes(key, args, kwargs) if graded
+              else _softmax_writes(key, args, kwargs))
+    if kernel is not None and kernel[1] is not out.dtype and not (
+            _OUT_DTYPES.get(kernel[0], _EXACT)[0] and can_cast(kernel[1], out.dtype)):
+        raise _out_dtype_error(*kernel, out.dtype, "result")
+
+
+def _cat_writes(key: str, args: tuple, kwargs: dict) -> tuple | None:
+    """cat's kernel of tensors (not 0-d) and their result type, which it casts into out once
+    its dim is in range, before it compares the tensors' sizes."""
+    tensors = args[0] if args else kwargs.get("tensors")
+    if key not in ("cat", "concat", "concatenate") or not isinstance(tensors, (list, tuple)) \
+            or not tensors or not all(isinstance(t, Tensor) and t.dim() for t in tensors):
+        return None
+    dim = args[1] if len(args) > 1 else kwargs.get("dim", kwargs.get("axis", 0))
+    ranked = [t for t in tensors if tuple(t.shape) != (0,)]  # (legacy empty 1-D tensors
+    if ranked:  # skipped, as torch's cat does)
+        _args.dim(key, dim, ranked[0].dim())
+    return key, D.result_type(*tensors)
+
+
+def _softmax_writes(key: str, args: tuple, kwargs: dict) -> tuple | None:
+    """(log_)softmax's kernel and the dtype it writes (its ``dtype=``, or its input's), once
+    its dim is in range."""
+    dim = args[1] if len(args) > 1 else kwargs.get("dim")
+    if key not in ("softmax", "log_softmax") or not args or not isinstance(args[0], Tensor) \
+            or dim is None:
+        return None
+    _args.dim(key, dim, args[0].dim(), position=2)
+    dtype = args[2] if len(args) > 2 else kwargs.get("dtype")
+    return key, dtype if isinstance(dtype, D.dtype) else args[0].dtype
+
+
+def _clamp_writes(key: str, args: tuple, kwargs: dict) -> tuple | None:
+    """clamp's kernel (clamp_min's, clamp_max's) of number bounds and the dtype it writes,
+    checked before a bound is converted to it; None where it is refused first (no bound, a
+    number its parser cannot read, torch's uint64 promoted with an integer or bool)."""
+    if key not in ("clamp", "clip", "clamp_min", "clamp_max") or not args or not isinstance(
+            args[0], Tensor):
+        return None
+    dt = args[0].dtype
+    numbers = [b for b in (*args[1:], *(kwargs.get(k) for k in ("min", "max"))) if b is not None]
+    if not numbers or not all(type(b) in (bool, int, float, complex) and not (
+            type(b) is int and not _args.INT64_MIN <= b < 2 ** 64) for b in numbers):
+        return None
+    wide = [b for b in numbers if type(b) is int and b > _args.INT64_MAX]
+    if any(type(b) is complex for b in numbers):  # (a floating clamp's own dtype)
+        return (key, dt) if key in ("clamp", "clip") and dt.is_floating_point and not wide \
+            else None
+    floating = dt.is_floating_point or any(type(b) is float for b in numbers)
+    if wide and not floating and (dt is D.bool or len(numbers) > len(wide)):
+        return None
+    return key, D.result_type(args[0], *(0 if b in wide else b for b in numbers))
+
+
+def _product_writes(key: str, args: tuple, kwargs: dict) -> tuple | None:
+    """The kernel of a product of ``args`` and the dtype it writes (its first operand's):
+    dot's (vdot's, matmul's of two vectors) before anything else, mm's (matmul's of a matrix
+    by one) once the shapes fit."""
+    if key not in ("mm", "matmul", "dot", "vdot") or len(args) < 2 or not all(
+            isinstance(t, Tensor) for t in args[:2]):
+        return None
+    a, b = args[:2]
+    if key != "mm" and a.dim() == 1 == b.dim():
+        return ("vdot" if key == "vdot" else "dot"), a.dtype
+    matrix = a.dim() == 2 or (key == "matmul" and a.dim() > 0)  # (matmul's folded to mm)
+    if key in ("mm", "matmul") and matrix and b.dim() == 2 and a.shape[-1] == b.shape[0]:
+        return "mm", a.dtype
+    return None
 
 
 def _extremum_of_none(name: str, input: Tensor) -> Tensor:
@@ -741,14 +870,22 @@ _TUPLE_SIZES = dict.fromkeys(("svd", "lu_unpack", "linalg_lu",
 _CHECK_ORDER = {"svd": (0, 2, 1), "linalg_svd": (0, 2, 1)}
 
 
+def _binds(fn: Callable, args: tuple, kwargs: dict) -> bool:
+    """Whether the call's arguments bind to ``fn``'s parameters (else its entry refuses them
+    in torch's parser's words, before anything else)."""
+    try:
+        inspect.signature(fn).bind(*args, **kwargs)
+    except TypeError:
+        return False
+    return True
+
+
 def _count_refused(fn: Callable, args: tuple, kwargs: dict, size: int, given: int) -> None:
     """torch's refusal of a tuple out of ``given`` tensors for ``size`` results: after its
     parser's refusals of the other arguments (a TypeError of ``fn``'s), before the op's own
     checks; a call that does not bind is left to refuse itself, as Python's binding (which the
     op's entry words as torch's parser)."""
-    try:
-        inspect.signature(fn).bind(*args, **kwargs)
-    except TypeError:
+    if not _binds(fn, args, kwargs):
         return
     try:
         with grad_mode._recording(False):
@@ -897,9 +1034,16 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
         if many and len(outs) != (size := _TUPLE_SIZES.get(key, 2)):
             _count_refused(fn, args, kwargs, size, len(outs))
         args = _prepared(name, args, kwargs, outs)
+        binds = _binds(fn, args, kwargs)  # (else fn refuses the call first)
+        if binds:
+            _kernel_checks_first(key, args, kwargs, outs[0], graded=False)
         if name not in _NOT_DIFFERENTIABLE_OUT:  # (theirs refuse no gradient)
             _refuse_grad(op, _tensors_of((*args, *kwargs.values())), outs)
         first = args[0] if args else kwargs.get("input")
+        if key in _ITERATOR_OUT and _operands_parsed(fn, args, kwargs):
+            check_internal_overlap(outs[0])
+        if binds:
+            _kernel_checks_first(key, args, kwargs, outs[0], graded=True)
         if _checked_first(key, first):
             for o, field in (reversed if key in _VECTORS_FIRST else list)(list(zip(
                     outs, _CHECKED_FIRST.get(key, ())))):

@@ -65,7 +65,10 @@ def lcm(input: Tensor, other: Tensor) -> Tensor:
     divisor = gcd_array(xp, x, y)
     none = divisor == 0
     quotient = int_trunc_divide(xp, x, xp.where(none, xp.ones_like(divisor), divisor))
-    return wrap(xp.where(none, xp.zeros_like(divisor), xp.abs(quotient * y)))
+    if xp.iinfo(quotient.dtype).bits < 32:  # C's int arithmetic: the product and its abs in
+        quotient = xp.astype(quotient, xp.int32)  # int32, then wrapped into the dtype
+    multiple = xp.astype(xp.abs(quotient * y), divisor.dtype)
+    return wrap(xp.where(none, xp.zeros_like(divisor), multiple))
 
 
 def _in_place(fn: Any) -> Any:

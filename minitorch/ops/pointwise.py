@@ -238,11 +238,11 @@ class Add(Op):
 
 
 def _binary_scaled(a: Tensor, b: Tensor, alpha: Number) -> Tensor:
-    """``a + alpha * b`` of two float tensors of one dtype, rounded as torch's kernel."""
+    """``a + alpha * b`` of two tensors in their result type, rounded as torch's kernel."""
     check_same_device(a, b)
     check_broadcast(a, b)
-    return wrap(torch_layout(_fused.add_scaled(a._xp, a._data, b._data, alpha), a._data,
-                             b._data))
+    x, y, _dt = cast_operands(a, b)
+    return wrap(torch_layout(_fused.add_scaled(a._xp, x, y, alpha), x, y))
 
 
 class Sub(Op):
@@ -1527,10 +1527,11 @@ def clamp_result_type(input: Tensor, low: Any, high: Any) -> None:
     bounds = [b for b in (low, high) if b is not None and not isinstance(b, Tensor)]
     if input.dtype.is_floating_point or not bounds:
         return
-    _clamp_unsigned(input, low, high)
     kind = "ComplexFloat" if any(isinstance(b, complex) for b in bounds) else \
-        _args.legacy(get_default_dtype()) if any(isinstance(b, float) for b in bounds) else \
-        "Long" if input.dtype is bool_ and any(type(b) is int for b in bounds) else None
+        _args.legacy(get_default_dtype()) if any(isinstance(b, float) for b in bounds) else None
+    if kind is None:  # (an integer result: a uint64 bound's promotion refused first)
+        _clamp_unsigned(input, low, high)
+        kind = "Long" if input.dtype is bool_ and any(type(b) is int for b in bounds) else None
     if kind is not None:
         raise RuntimeError(f"result type {kind} can't be cast to the desired output type "
                            f"{_args.c_name(input.dtype)}")
@@ -1538,12 +1539,12 @@ def clamp_result_type(input: Tensor, low: Any, high: Any) -> None:
 
 def _clamp_unsigned(input: Tensor, low: Any, high: Any) -> None:
     """An int bound past int64 (read as uint64) of an integer or bool tensor, as torch's type
-    promotion meets it: promoted with the other int bound first, then with a bool tensor;
-    an integer tensor keeps its dtype, which cannot hold the bound."""
-    ints = [b for b in (low, high) if type(b) is int]
-    if not any(map(_is_uint64, ints)):
+    promotion meets it: promoted with the other int or bool bound first, then with a bool
+    tensor; an integer tensor keeps its dtype, which cannot hold the bound."""
+    names = ["Bool" if type(b) is bool else "UInt64" if _is_uint64(b) else "Long"
+             for b in (low, high) if type(b) in (bool, int)]
+    if "UInt64" not in names:
         return
-    names = ["UInt64" if _is_uint64(b) else "Long" for b in ints]
     if len(set(names)) == 2 or input.dtype is bool_:
         raise uint64_promotion(*(names if len(set(names)) == 2 else ["Bool", "UInt64"]))
     raise _args.conversion_overflow(input.dtype.c_scalar)
@@ -1566,16 +1567,16 @@ def _check_bounds(input: Tensor, low: Any, high: Any) -> tuple:
                 raise NotImplementedError("clamp is not supported for complex types")
             _args.kernel_scalar(bound, float64)  # a floating clamp reads it as a double
     result_floating = floating or any(isinstance(b, float) for b in bounds)
+    if not result_floating:  # (their promotion's refusal, before the kernel's conversions)
+        _clamp_unsigned(input, low, high)
     for bound in bounds:
         if result_floating:
             _args.assigned(bound, input.dtype if floating else get_default_dtype(),
                            unsigned=True)
         elif type(bound) is int and input.dtype.itemsize < 8 and input.dtype is not bool_:
             _args.check_overflow(bound, input.dtype)
-    if not result_floating:
-        _clamp_unsigned(input, low, high)
-        if input.dtype.itemsize < 8 and input.dtype is not bool_:
-            low, high = (wrapped(b, input.dtype) if type(b) is int else b for b in (low, high))
+    if not result_floating and input.dtype.itemsize < 8 and input.dtype is not bool_:
+        low, high = (wrapped(b, input.dtype) if type(b) is int else b for b in (low, high))
     if input.dtype is bool_ and bounds and all(isinstance(b, bool) for b in bounds):
         kernel = "clamp" if len(bounds) == 2 else "clamp_min" if low is not None else \
             "clamp_max"

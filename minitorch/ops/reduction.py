@@ -117,7 +117,7 @@ class Mean(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dims: tuple | None = None, keepdim: bool = False,
                 dtype: Any = None) -> Tensor:
-        _check_mean_dtype(a, dtype)
+        check_mean_dtype(a, dtype)
         a = cast_inside(ctx, a, dtype)
         dims = None if a.dim() == 0 else dims
         ctx.meta = (a._data.shape, dims, keepdim)
@@ -141,7 +141,7 @@ class MeanDim(Mean):
     saved_values = {**Mean.saved_values, "dim": REDUCED["dim"], "keepdim": REDUCED["keepdim"]}
 
 
-def _check_mean_dtype(a: Tensor, dt: Any = None) -> None:
+def check_mean_dtype(a: Tensor, dt: Any = None) -> None:
     """torch's refusal of an integer mean: of the input's dtype, or of the ``dt`` asked for."""
     which, dt = ("Input", a.dtype) if dt is None else ("Optional", dt)
     if not dt.is_floating_point:
@@ -381,14 +381,14 @@ def _mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
     _args.dims("mean", dim, None)  # the rest of the dims unpacked once every type matched
     _args.lone_int(dim)  # the parser's overflow of an int dim, after the types
     if dt is not None:
-        _check_mean_dtype(input, dt)
+        check_mean_dtype(input, dt)
     if dt is D.float16 and input.dtype is not dt:  # torch: the mean of float32 values, rounded
         given = {} if dim is None and not keepdim else {"dim": dim, "keepdim": keepdim}
         return _mean(input, **given, dtype=D.float32).to(dt)
     if dim is None and not keepdim:  # (dtype=: cast inside the op, as torch's kernel casts)
         return Mean.apply(input, dtype=dt)
     _args.dims("mean", dim, None)  # the types of the dims, then the dtype, then their range
-    _check_mean_dtype(input, dt)
+    check_mean_dtype(input, dt)
     dims = _args.dims("mean", dim, input.dim(), ranges_first=True) or None
     return MeanDim.apply(input, dims=dims, keepdim=keepdim, dtype=dt)
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import _args, _call_form
 from .._dtype import int64
-from .._tensor import Tensor
+from .._tensor import Tensor, check_inplace_allowed
 from ..backend import c_order, half_via_float
 from ._base import Op, kept, wrap
 from .reduction import cast_back, cast_inside
@@ -205,6 +205,9 @@ def _in_place(op: type, name: str) -> Callable[..., Tensor]:
     def scan_(self: Tensor, dim: Any, *, dtype: Any = None) -> Tensor:
         _args.parsed(f"{name}_", ("int", dim, "dim", 1),  # the parser's checks, before
                      ("dtype", dtype, "dtype", None))  # the in-place ones
+        check_inplace_allowed(self)  # (autograd's, then the scan's, then an overlap's)
+        _scan_args(f"{name}_", self, dim, dtype, into=self.dtype)
+
         def written(old: Tensor, dim: Any, dtype: Any) -> Tensor:
             input, d, dt = _scan_args(f"{name}_", old, dim, dtype, into=self.dtype)
             return op.apply(input, dim=d, dtype=dt)
