@@ -67,6 +67,11 @@ def examples_are_tensors() -> Iterator[None]:
             del meta.__instancecheck__
 
 
+def batch_at_once() -> bool:
+    """Whether ``func`` is running on the whole batch at once (vmap's batched call)."""
+    return _calls_with_examples[0] > 0
+
+
 class Unbatched(Exception):
     """An op without a batching rule here: vmap falls back to one call per example."""
 

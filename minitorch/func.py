@@ -413,6 +413,8 @@ def jacrev(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0, *,
             inputs, spec = _flatten([args[n] for n in nums])
             outputs, out_spec = _flatten(output)
             _check_vjp_outputs(outputs)
+            if chunk_size is not None and chunk_size < sum(o.numel() for o in outputs):
+                _check_chunk_count(chunk_size)  # (one chunk of all the rows: never split)
             aux = _caller_aux(aux, inputs, given)
             if not inputs:  # torch's Jacobian of no input: none to put in the output's tree
                 raise ValueError(f"treespec.unflatten(leaves): `leaves` has length 0 but the "
@@ -736,11 +738,17 @@ def _check_chunks(size: int, chunk_size: Any) -> None:
     and a batch of none leaves no chunk to call ``func`` on (its assertion)."""
     if chunk_size is None:
         return
+    _check_chunk_count(chunk_size)
+    if not size:
+        raise AssertionError("arg_spec must not be None")
+
+
+def _check_chunk_count(chunk_size: Any) -> None:
+    """torch's chunk sizes are ``[chunk_size] * (total // chunk_size)``: a list times a float
+    fails."""
     if not isinstance(chunk_size, int):
         raise TypeError(f"can't multiply sequence by non-int of type "
                         f"'{type(chunk_size).__name__}'")
-    if not size:
-        raise AssertionError("arg_spec must not be None")
 
 
 def _check_randomness(randomness: str) -> None:
@@ -783,14 +791,13 @@ def _out_dims(out_dims: Any, out: Any, func: Callable[..., Any]) -> list:
 def _mapped(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kwargs: dict,
             size: int, out_dims: Any, randomness: str) -> Any:
     """vmap's work: one call on the whole batch where it can, else one per example."""
-    if randomness != "different":  # one draw per example
-        before = minitorch.get_rng_state()
-        once = _run_once(func, leaves, dims, spec, kwargs, out_dims)
-        if once is not None:
-            return once
-        # what the batched attempt drew before an op sent it to the per-example calls is
-        # drawn again by them: torch draws once
-        minitorch.set_rng_state(before)
+    before = minitorch.get_rng_state()
+    once = _run_once(func, leaves, dims, spec, kwargs, out_dims)
+    if once is not None:
+        return once
+    # what the batched attempt drew before an op sent it to the per-example calls is
+    # drawn again by them: torch draws once
+    minitorch.set_rng_state(before)
     results = []
     state = minitorch.get_rng_state() if randomness == "same" else None
     for i in range(max(size, 1)):  # a batch of none: one stand-in example tells the shapes
