@@ -365,6 +365,7 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple
     (tensor([3., 0.]),)
     """
     given, _ = _flatten(primals)
+    _not_batched(given, lambda: func(*primals))
     with _transform("reverse") as outermost:
         tracked = _tree_map(_differentiable, primals)
         output, aux = _split_aux(func(*tracked), has_aux, "vjp(f, *primals)")
@@ -405,6 +406,7 @@ def jacrev(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0, *,
     def wrapper(*args: Any) -> Any:
         nums = _argnums(argnums, len(args))
         given, _ = _flatten([args[n] for n in nums])
+        _not_batched(given, lambda: func(*args))
         with _transform("reverse") as outermost:
             args = list(args)
             for n in nums:
@@ -466,7 +468,7 @@ def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool =
     >>> minitorch.func.jvp(lambda t: t ** 2, (minitorch.tensor([3.]),), (minitorch.tensor([1.]),))
     (tensor([9.]), tensor([6.]))
     """
-    _check_primals(primals, tangents)
+    _check_primals(primals, tangents, func)
     given, spec = _flatten(primals)
     with _transform("forward") as outermost, fwAD.nested_level():
         duals = [own(fwAD.make_dual(p, t)) for p, t in zip(given, _flatten(tangents)[0])]
@@ -537,13 +539,13 @@ def _linear_part(func: Callable[..., Any], primals: tuple, flat_tangents: list,
     return _release(_unflatten(slopes, out_spec), outermost)
 
 
-def _check_primals(primals: Any, tangents: Any) -> None:
+def _check_primals(primals: Any, tangents: Any, func: Callable[..., Any]) -> None:
     if not isinstance(primals, tuple):  # tangents: their structure is compared to primals'
         raise RuntimeError("jvp(f, primals, tangents): Expected primals to be a tuple. "
                            "E.g. it should be valid to call f(*primals).")
     p_leaves, p_spec = _flatten(primals)
     t_leaves, t_spec = _flatten(tangents)
-    _not_batched(p_leaves + t_leaves)
+    _not_batched(p_leaves + t_leaves, lambda: func(*primals), "forward")
     if p_spec != t_spec:
         raise RuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have "
                            "the same python structure. For example, if primals is a tuple of "
@@ -578,6 +580,7 @@ def jacfwd(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
         _check_randomness(randomness)
         if not leaves:  # torch stacks the columns of no input element
             raise AssertionError("tensors must have at least one element")
+        _not_batched(leaves, lambda: func(*args), "forward")
         given = argnums if isinstance(argnums, tuple) else (argnums,)
         target = _unplaced(func, args, [n % len(args) for n in given if n < 0])
         with vmapping(randomness):
@@ -726,10 +729,17 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
     return wrapper
 
 
-def _not_batched(leaves: list) -> None:
+def _not_batched(leaves: list, probe: Callable[[], Any] | None = None,
+                 kind: str = "reverse") -> None:
     """A transform has no batching rule here: called inside vmap's one call on the whole
-    batch, it sends vmap to one call per example (torch nests its levels instead)."""
+    batch, it sends vmap to one call per example (torch nests its levels instead). ``probe``
+    (the transform's function on the batch, inside a level of ``kind``) runs first: what
+    torch's batched call of it refuses (``.item()``, data-dependent control flow) is refused
+    as in torch, not hidden by the plain tensors each example's call sees."""
     if any(isinstance(x, BatchedTensor) for x in leaves):
+        if probe is not None:
+            with _transform(kind):
+                probe()
         raise Unbatched("transform")
 
 
