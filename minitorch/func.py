@@ -160,8 +160,8 @@ def _reaches_caller(t: Tensor) -> bool:
     own (their fresh inputs, forward AD's helpers)."""
     if not t.requires_grad:
         return False
-    todo, seen = [t.grad_fn], set()
-    if t.grad_fn is None:
+    todo, seen = [t._current_grad_fn()], set()
+    if todo[0] is None:
         return not fwAD.is_internal_leaf(t)
     while todo:
         node = todo.pop()
