@@ -507,8 +507,8 @@ def linearize(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..
             raise RuntimeError(f"Expected the tangents {_spec_repr(tangent_spec)} to have the "
                                f"same argspec as the primals {_spec_repr(spec)}")
         for idx, (t, meta) in enumerate(zip(flat_tangents, metadata)):
-            for what, got, want in zip(("shape", "device", "dtype"),
-                                       (t.shape, t.device, t.dtype), meta):
+            for what, want in zip(("shape", "device", "dtype"), meta):
+                got = _read(t, what)
                 if got != want:
                     raise RuntimeError(f"tangent:{idx} with {what} {got} in flattened pytree "
                                        f"doesn't match the {what} {want} of the "
@@ -520,6 +520,14 @@ def linearize(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..
         return _tree_map(lambda t: t.detach() if isinstance(t, Tensor) else t, result)
 
     return output, jvp_fn
+
+
+def _read(tangent: Any, name: str) -> Any:
+    """Attribute ``name`` of ``tangent``, read one at a time as torch's check reads them: a
+    tangent that is no tensor fails at the first it lacks, in Python's words."""
+    if not hasattr(tangent, name):
+        raise AttributeError(f"'{type(tangent).__name__}' object has no attribute '{name}'")
+    return getattr(tangent, name)
 
 
 def _linear_part(func: Callable[..., Any], primals: tuple, flat_tangents: list,

@@ -118,3 +118,19 @@ def test_input_requiring_grad_still_links_outside():
         return g, gg
 
     assert_as_torch(program)
+
+
+LINEARIZED = {
+    "none": lambda L: L.func.linearize(L.sin, L.ones(2))[1](None),
+    "float": lambda L: L.func.linearize(L.sin, L.ones(2))[1](1.0),
+    "list_of_float": lambda L: L.func.linearize(L.sin, L.ones(2))[1]([1.0]),
+    "tensor": lambda L: L.func.linearize(L.sin, L.ones(2))[1](L.ones(2)),
+    "wrong_shape": lambda L: L.func.linearize(L.sin, L.ones(2))[1](L.ones(3)),
+}
+
+
+@pytest.mark.parametrize("name", LINEARIZED)
+def test_linearize_tangent_that_is_no_tensor(name):
+    """torch's jvp_fn reads a tangent's shape, device and dtype in turn: a non-tensor fails
+    at the first, with Python's AttributeError."""
+    assert_as_torch(LINEARIZED[name])
