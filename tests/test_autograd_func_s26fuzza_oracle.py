@@ -1,9 +1,10 @@
 """Autograd and torch.func refuse what torch refuses (issue #21), found by the s26 autograd
 fuzzer: vmap over a transform (jacrev, jacfwd, vjp, jvp, hessian) whose function reads a
-batched value as a number or branches on it; vmap(randomness="different") over an op that
-torch cannot batch (nonzero); jacrev's float chunk_size; too few gradients for the outputs of
-``autograd.grad``/``backward`` refused after the flags and is_grads_batched's batch; and a
-transform's input that requires grad seen as a leaf of its level."""
+batched value as a number or branches on it; vmap (any randomness) over an op whose result's
+shape depends on the values (nonzero, unique, a boolean mask, masked_select's batched mask);
+jacrev's float chunk_size; too few gradients for the outputs of ``autograd.grad``/``backward``
+refused after the flags and is_grads_batched's batch; a transform's input that requires grad
+seen as a leaf of its level; linearize's tangent that is no tensor."""
 
 from __future__ import annotations
 
@@ -24,6 +25,11 @@ def _to_int(x):
     return x * int(x.sum())
 
 
+def _data(L):
+    """Examples whose values give results of different shapes (for nonzero, unique...)."""
+    return L.tensor([[1., 0., 1.], [2., 2., 0.]])
+
+
 VMAPPED = {
     "jacrev_item": lambda L: L.vmap(L.func.jacrev(_item))(L.ones(3, 2)),
     "jacfwd_item": lambda L: L.vmap(L.func.jacfwd(_item))(L.ones(3, 2)),
@@ -42,6 +48,22 @@ VMAPPED = {
         L.ones(2, 3)),
     "different_still_maps": lambda L: L.vmap(lambda x: x * 2 + 1, randomness="different")(
         L.ones(2, 3)),
+    "nonzero_function": lambda L: L.vmap(L.nonzero)(_data(L)),
+    "argwhere_batches": lambda L: L.vmap(L.argwhere)(_data(L)),
+    "unique_method": lambda L: L.vmap(lambda x: x.unique())(_data(L)),
+    "unique_function_inverse": lambda L: L.vmap(
+        lambda x: L.unique(x, return_inverse=True)[1])(_data(L)),
+    "unique_dim": lambda L: L.vmap(lambda x: x.unique(dim=0))(_data(L)),
+    "unique_consecutive": lambda L: L.vmap(lambda x: x.unique_consecutive())(_data(L)),
+    "boolean_mask_index": lambda L: L.vmap(lambda x: x[x > 0])(_data(L)),
+    "unbatched_boolean_mask": lambda L: L.vmap(lambda x: x[L.tensor([True, False, True])])(
+        _data(L)),
+    "masked_select_batched_mask": lambda L: L.vmap(lambda x: x.masked_select(x > 0))(_data(L)),
+    "masked_select_function": lambda L: L.vmap(lambda x: L.masked_select(x, x > 0))(_data(L)),
+    "masked_select_unbatched_mask": lambda L: L.vmap(
+        lambda x: x.masked_select(L.tensor([True, False, True])))(_data(L)),
+    "vjp_unique": lambda L: L.vmap(lambda x: L.func.vjp(lambda v: v.unique(), x)[0])(_data(L)),
+    "jacrev_boolean_mask": lambda L: L.vmap(L.func.jacrev(lambda v: v[v > 0]))(_data(L)),
 }
 
 
