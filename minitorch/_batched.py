@@ -67,6 +67,32 @@ def examples_are_tensors() -> Iterator[None]:
             del meta.__instancecheck__
 
 
+def batch_at_once() -> bool:
+    """Whether ``func`` is running on the whole batch at once (vmap's batched call)."""
+    return _calls_with_examples[0] > 0
+
+
+def refuse_dynamic_shape(aten: str, *operands: Any) -> None:
+    """torch's refusal, under vmap, of the op ``aten`` on a batched operand: the shape of its
+    result depends on each example's values (``nonzero``, ``unique``), so no batch holds them.
+
+    >>> refuse_dynamic_shape("aten::nonzero", minitorch.ones(2))  # nothing batched: no refusal
+    """
+    if any(isinstance(o, BatchedTensor) for o in operands):
+        raise Refused("vmap: We do not support batching operators that can output dynamic "
+                      f"shape. Attempted to vmap over {aten}. Please file an issue at "
+                      "https://github.com/pytorch/pytorch/issues if you need this feature.")
+
+
+def refuse_batched_mask(mask: Any) -> None:
+    """torch's refusal of ``masked_select`` under vmap with a batched ``mask``."""
+    if isinstance(mask, BatchedTensor):
+        raise Refused("vmap: Attempted to vmap over `mask` in torch.masked_select(self, mask) "
+                      "We cannot support this because for each batch this would return a "
+                      "differently shaped Tensor. Please file an issue at "
+                      "https://github.com/pytorch/pytorch/issues if you need this feature.")
+
+
 class Unbatched(Exception):
     """An op without a batching rule here: vmap falls back to one call per example."""
 
@@ -216,9 +242,25 @@ class BatchedTensor:
 
     def nonzero(self, *args: Any, **kwargs: Any) -> Any:
         """Refused as torch: its result's shape would differ between examples."""
-        raise Refused("vmap: We do not support batching operators that can output dynamic "
-                      "shape. Attempted to vmap over aten::nonzero. Please file an issue at "
-                      "https://github.com/pytorch/pytorch/issues if you need this feature.")
+        refuse_dynamic_shape("aten::nonzero", self)
+
+    def unique(self, *args: Any, **kwargs: Any) -> Any:
+        """torch's ``unique``: refused as the function refuses a batched tensor."""
+        import minitorch
+
+        return minitorch.unique(self, *args, **kwargs)
+
+    def unique_consecutive(self, *args: Any, **kwargs: Any) -> Any:
+        """torch's ``unique_consecutive``: refused as the function refuses a batched tensor."""
+        import minitorch
+
+        return minitorch.unique_consecutive(self, *args, **kwargs)
+
+    def masked_select(self, mask: Any) -> Any:
+        """torch's ``masked_select``: refused for a batched mask, as the function refuses it."""
+        import minitorch
+
+        return minitorch.masked_select(self, mask)
 
     def __iter__(self) -> Any:
         raise Unbatched("__iter__")
@@ -311,6 +353,10 @@ class BatchedTensor:
 
     def __getitem__(self, index: Any) -> BatchedTensor:
         index = index if isinstance(index, tuple) else (index,)
+        if any(isinstance(i, BatchedTensor) and i.dtype.name == "bool" for i in index):
+            raise Refused("vmap: We do not support batching operators that can support "
+                          "dynamic shape. Attempting to batch over indexing with a boolean "
+                          "mask.")
         if not all(i is None or i is Ellipsis or isinstance(i, (int, slice)) for i in index):
             raise Unbatched("__getitem__")  # tensor and bool indices move dims
         if sum(i is not None and i is not Ellipsis for i in index) > self.dim():

@@ -245,11 +245,16 @@ def _levels() -> list[str]:
 
 def check_random() -> None:
     """torch's refusal of a random operation inside a vmap whose ``randomness`` is "error"
-    (the default), at any level."""
+    (the default), at any level. Under "different", a call on the whole batch at once would
+    draw one value for every example: vmap then draws per example (one call each)."""
+    from . import _batched
+
     if "error" in _levels():
         raise RuntimeError("vmap: called random operation while in randomness error mode. "
                            "Please either use the 'same' or 'different' randomness flags on "
                            "vmap or perform the randomness operation out of vmap")
+    if "different" in _levels() and _batched.batch_at_once():
+        raise _batched.Unbatched("random")
 
 
 def transformed() -> bool:

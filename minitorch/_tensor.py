@@ -379,6 +379,8 @@ class Tensor(metaclass=_TensorType):
         >>> x.grad_fn.name()
         'AsStridedBackward0'
         """
+        if forward_ad.is_internal_leaf(self):  # grad/vjp's input: a leaf of its level in torch
+            return None
         return exposed(self._current_grad_fn())
 
     def _current_grad_fn(self) -> Any:
@@ -390,8 +392,9 @@ class Tensor(metaclass=_TensorType):
 
     @property
     def is_leaf(self) -> bool:
-        """True for tensors not produced by a recorded operation."""
-        return self._current_grad_fn() is None
+        """True for tensors not produced by a recorded operation (and for a transform's own
+        input, a leaf of its level in torch)."""
+        return self._current_grad_fn() is None or forward_ad.is_internal_leaf(self)
 
     @property
     def _base(self) -> Tensor | None:
@@ -402,6 +405,8 @@ class Tensor(metaclass=_TensorType):
         >>> a[0][1:]._base is a, a._base
         (True, None)
         """
+        if forward_ad.is_internal_leaf(self):  # (a transform's input: no view in torch)
+            return None
         return None if self._view_of is None or self._inference else self._view_of[0]
 
     def _is_view(self) -> bool:

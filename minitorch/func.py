@@ -160,8 +160,8 @@ def _reaches_caller(t: Tensor) -> bool:
     own (their fresh inputs, forward AD's helpers)."""
     if not t.requires_grad:
         return False
-    todo, seen = [t.grad_fn], set()
-    if t.grad_fn is None:
+    todo, seen = [t._current_grad_fn()], set()
+    if todo[0] is None:
         return not fwAD.is_internal_leaf(t)
     while todo:
         node = todo.pop()
@@ -365,6 +365,7 @@ def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple
     (tensor([3., 0.]),)
     """
     given, _ = _flatten(primals)
+    _not_batched(given, lambda: func(*primals))
     with _transform("reverse") as outermost:
         tracked = _tree_map(_differentiable, primals)
         output, aux = _split_aux(func(*tracked), has_aux, "vjp(f, *primals)")
@@ -405,6 +406,7 @@ def jacrev(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0, *,
     def wrapper(*args: Any) -> Any:
         nums = _argnums(argnums, len(args))
         given, _ = _flatten([args[n] for n in nums])
+        _not_batched(given, lambda: func(*args))
         with _transform("reverse") as outermost:
             args = list(args)
             for n in nums:
@@ -413,6 +415,8 @@ def jacrev(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0, *,
             inputs, spec = _flatten([args[n] for n in nums])
             outputs, out_spec = _flatten(output)
             _check_vjp_outputs(outputs)
+            if chunk_size is not None and chunk_size < sum(o.numel() for o in outputs):
+                _check_chunk_count(chunk_size)  # (one chunk of all the rows: never split)
             aux = _caller_aux(aux, inputs, given)
             if not inputs:  # torch's Jacobian of no input: none to put in the output's tree
                 raise ValueError(f"treespec.unflatten(leaves): `leaves` has length 0 but the "
@@ -464,7 +468,7 @@ def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool =
     >>> minitorch.func.jvp(lambda t: t ** 2, (minitorch.tensor([3.]),), (minitorch.tensor([1.]),))
     (tensor([9.]), tensor([6.]))
     """
-    _check_primals(primals, tangents)
+    _check_primals(primals, tangents, func)
     given, spec = _flatten(primals)
     with _transform("forward") as outermost, fwAD.nested_level():
         duals = [own(fwAD.make_dual(p, t)) for p, t in zip(given, _flatten(tangents)[0])]
@@ -503,8 +507,8 @@ def linearize(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..
             raise RuntimeError(f"Expected the tangents {_spec_repr(tangent_spec)} to have the "
                                f"same argspec as the primals {_spec_repr(spec)}")
         for idx, (t, meta) in enumerate(zip(flat_tangents, metadata)):
-            for what, got, want in zip(("shape", "device", "dtype"),
-                                       (t.shape, t.device, t.dtype), meta):
+            for what, want in zip(("shape", "device", "dtype"), meta):
+                got = _read(t, what)
                 if got != want:
                     raise RuntimeError(f"tangent:{idx} with {what} {got} in flattened pytree "
                                        f"doesn't match the {what} {want} of the "
@@ -516,6 +520,14 @@ def linearize(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[..
         return _tree_map(lambda t: t.detach() if isinstance(t, Tensor) else t, result)
 
     return output, jvp_fn
+
+
+def _read(tangent: Any, name: str) -> Any:
+    """Attribute ``name`` of ``tangent``, read one at a time as torch's check reads them: a
+    tangent that is no tensor fails at the first it lacks, in Python's words."""
+    if not hasattr(tangent, name):
+        raise AttributeError(f"'{type(tangent).__name__}' object has no attribute '{name}'")
+    return getattr(tangent, name)
 
 
 def _linear_part(func: Callable[..., Any], primals: tuple, flat_tangents: list,
@@ -535,13 +547,13 @@ def _linear_part(func: Callable[..., Any], primals: tuple, flat_tangents: list,
     return _release(_unflatten(slopes, out_spec), outermost)
 
 
-def _check_primals(primals: Any, tangents: Any) -> None:
+def _check_primals(primals: Any, tangents: Any, func: Callable[..., Any]) -> None:
     if not isinstance(primals, tuple):  # tangents: their structure is compared to primals'
         raise RuntimeError("jvp(f, primals, tangents): Expected primals to be a tuple. "
                            "E.g. it should be valid to call f(*primals).")
     p_leaves, p_spec = _flatten(primals)
     t_leaves, t_spec = _flatten(tangents)
-    _not_batched(p_leaves + t_leaves)
+    _not_batched(p_leaves + t_leaves, lambda: func(*primals), "forward")
     if p_spec != t_spec:
         raise RuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have "
                            "the same python structure. For example, if primals is a tuple of "
@@ -576,6 +588,7 @@ def jacfwd(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
         _check_randomness(randomness)
         if not leaves:  # torch stacks the columns of no input element
             raise AssertionError("tensors must have at least one element")
+        _not_batched(leaves, lambda: func(*args), "forward")
         given = argnums if isinstance(argnums, tuple) else (argnums,)
         target = _unplaced(func, args, [n % len(args) for n in given if n < 0])
         with vmapping(randomness):
@@ -724,10 +737,17 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0,
     return wrapper
 
 
-def _not_batched(leaves: list) -> None:
+def _not_batched(leaves: list, probe: Callable[[], Any] | None = None,
+                 kind: str = "reverse") -> None:
     """A transform has no batching rule here: called inside vmap's one call on the whole
-    batch, it sends vmap to one call per example (torch nests its levels instead)."""
+    batch, it sends vmap to one call per example (torch nests its levels instead). ``probe``
+    (the transform's function on the batch, inside a level of ``kind``) runs first: what
+    torch's batched call of it refuses (``.item()``, data-dependent control flow) is refused
+    as in torch, not hidden by the plain tensors each example's call sees."""
     if any(isinstance(x, BatchedTensor) for x in leaves):
+        if probe is not None:
+            with _transform(kind):
+                probe()
         raise Unbatched("transform")
 
 
@@ -736,11 +756,17 @@ def _check_chunks(size: int, chunk_size: Any) -> None:
     and a batch of none leaves no chunk to call ``func`` on (its assertion)."""
     if chunk_size is None:
         return
+    _check_chunk_count(chunk_size)
+    if not size:
+        raise AssertionError("arg_spec must not be None")
+
+
+def _check_chunk_count(chunk_size: Any) -> None:
+    """torch's chunk sizes are ``[chunk_size] * (total // chunk_size)``: a list times a float
+    fails."""
     if not isinstance(chunk_size, int):
         raise TypeError(f"can't multiply sequence by non-int of type "
                         f"'{type(chunk_size).__name__}'")
-    if not size:
-        raise AssertionError("arg_spec must not be None")
 
 
 def _check_randomness(randomness: str) -> None:
@@ -783,14 +809,13 @@ def _out_dims(out_dims: Any, out: Any, func: Callable[..., Any]) -> list:
 def _mapped(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kwargs: dict,
             size: int, out_dims: Any, randomness: str) -> Any:
     """vmap's work: one call on the whole batch where it can, else one per example."""
-    if randomness != "different":  # one draw per example
-        before = minitorch.get_rng_state()
-        once = _run_once(func, leaves, dims, spec, kwargs, out_dims)
-        if once is not None:
-            return once
-        # what the batched attempt drew before an op sent it to the per-example calls is
-        # drawn again by them: torch draws once
-        minitorch.set_rng_state(before)
+    before = minitorch.get_rng_state()
+    once = _run_once(func, leaves, dims, spec, kwargs, out_dims)
+    if once is not None:
+        return once
+    # what the batched attempt drew before an op sent it to the per-example calls is
+    # drawn again by them: torch draws once
+    minitorch.set_rng_state(before)
     results = []
     state = minitorch.get_rng_state() if randomness == "same" else None
     for i in range(max(size, 1)):  # a batch of none: one stand-in example tells the shapes

@@ -99,8 +99,9 @@ _REFERENCE_CYCLE = (
 
 def _make_grads(outputs: Sequence[Tensor], grads: Any, batched: bool = False) -> list:
     """The root gradients, checked as torch's ``_make_grads``: pairs of output and gradient
-    (extra gradients are ignored, as ``zip`` does), then a count that must match. ``batched``:
-    each gradient is a batch of them along dim 0 (``is_grads_batched``)."""
+    (extra gradients are ignored, as ``zip`` does; too few are the engine's to refuse, in
+    :func:`_roots`). ``batched``: each gradient is a batch of them along dim 0
+    (``is_grads_batched``)."""
     grads = [None] * len(outputs) if grads is None else list(_as_grads(grads))
     out = []
     for t, g in zip(outputs, grads):
@@ -133,8 +134,6 @@ def _make_grads(outputs: Sequence[Tensor], grads: Any, batched: bool = False) ->
         elif g.dtype is not t.dtype and t.dtype.is_floating_point:
             g = g.to(t.dtype)  # torch's engine casts a root's gradient to the root's dtype
         out.append(g)
-    if len(out) != len(outputs):
-        raise RuntimeError(f"got {len(outputs)} tensors and {len(out)} gradients")
     return out
 
 
@@ -175,6 +174,10 @@ def _as_grads(grads: Any) -> tuple:
 
 
 def _roots(outputs: Sequence[Tensor], grads: list) -> tuple[list, list]:
+    """The engine's roots: one gradient per output (its count checked after the flags are
+    parsed, as torch's engine does), each output requiring grad."""
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     edges, root_grads = [], []
     for i, (t, g) in enumerate(zip(outputs, grads)):
         if not t.requires_grad:

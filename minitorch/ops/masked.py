@@ -16,6 +16,7 @@ import math
 from typing import Any
 
 from .. import _args, _call_form
+from .._batched import refuse_batched_mask
 from .._tensor import (
     Tensor,
     broadcast_pair,
@@ -299,6 +300,7 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     tensor([1., 3.])
     """
     _args.tensor_args("masked_select", (input, "input", 1), (mask, "mask", 2))
+    refuse_batched_mask(mask)
     if mask.dtype.name != "bool":
         raise RuntimeError("masked_select: expected BoolTensor for mask")
     return MaskedSelect.apply(input, mask)

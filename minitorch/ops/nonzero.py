@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args
+from .._batched import refuse_dynamic_shape
 from .._tensor import Tensor
 from ._base import wrap
 from ._out import takes_out
@@ -27,6 +28,8 @@ def _indices(fn: str, input: Tensor, as_tuple: Any) -> Any:
     _args.tensor_args(fn, (input, "input", 1))
     if _args.flag(fn, as_tuple, "as_tuple"):
         return _nonzero(input)
+    if fn == "nonzero":  # (vmap batches argwhere, a decomposition, example by example)
+        refuse_dynamic_shape("aten::nonzero", input)
     xp = input._xp
     if input.dim() == 0:  # one row of no indices when the number is non-zero
         return wrap(xp.zeros((int(bool(input._data)), 0), dtype=xp.int64))

@@ -17,6 +17,7 @@ import math
 from typing import Any
 
 from .. import _args, _call_form
+from .._batched import refuse_dynamic_shape
 from .._tensor import Tensor
 from ..backend import setitem, to_numpy
 from ._base import Op, wrap
@@ -139,11 +140,13 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
     if dim is None:
         _flags("_unique2", sorted=sorted, return_inverse=return_inverse,
                return_counts=return_counts)
+        refuse_dynamic_shape("aten::_unique2", input)
         values, inverse, counts = Unique2.apply(input, dim=None)
     else:
         d = _args.integer("unique_dim", dim, "dim", 2)
         _flags("unique_dim", sorted=sorted, return_inverse=return_inverse,
                return_counts=return_counts)
+        refuse_dynamic_shape("aten::unique_dim", input)
         values, inverse, counts = UniqueDim.apply(input, dim=_check_dim(input, d))
     extras = (inverse,) * bool(return_inverse) + (counts,) * bool(return_counts)
     return (values, *extras) if extras else values
@@ -162,6 +165,7 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False, return_count
     _dispatch_truth(return_inverse, return_counts)
     _args.tensor_args("unique_consecutive", (input, "input", 1))
     _flags("unique_consecutive", return_inverse=return_inverse, return_counts=return_counts)
+    refuse_dynamic_shape("aten::unique_consecutive", input)
     d = None if dim is None else _check_dim(input, _args.integer("unique_consecutive", dim,
                                                                   "dim", 1))
     values, inverse, counts = UniqueConsecutive.apply(input, dim=d)
