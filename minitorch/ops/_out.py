@@ -19,7 +19,7 @@ from typing import Any
 from .. import _args, _batched_function, _call_form
 from .. import _dtype as D
 from .._dtype import can_cast
-from .._tensor import Tensor, check_output_shape
+from .._tensor import Tensor, check_internal_overlap, check_output_shape
 from ..autograd import grad_mode
 from ..autograd.grad_mode import is_grad_enabled
 
@@ -42,7 +42,7 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
 
     @functools.wraps(fn)
     def with_out(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
-        if out is None:
+        if out is None or not _parses(fn, args, kwargs):
             return fn(*args, **kwargs)
         label = name or fn.__name__
         _number_first(label, fn, args, kwargs, out)
@@ -51,6 +51,8 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
         operands = _tensors_of((*args, *kwargs.values()))
         if differentiable:
             _refuse_grad(label, [*operands, out])
+        if elementwise:
+            check_internal_overlap(out)  # (TensorIterator's first check of its output)
         if label in _COMPLEX_CAST_FIRST:
             _complex_into(args[:2], out)
         if promoted and len(args) >= 2 and all(
@@ -63,6 +65,14 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
         return _write(result, out)
 
     return out_last(with_out, fn)
+
+
+def _parses(fn: Callable, args: tuple, kwargs: dict) -> bool:
+    """Whether torch's parser takes the call of ``fn`` (its arguments bind, of its
+    parameters' types): its refusal comes before anything ``out=`` is checked for, and is the
+    op's own (raised by ``fn`` itself, which its entry words as torch's parser)."""
+    return _call_form._binds(fn, args, kwargs) and not _call_form.parameter_types(
+        fn, fn.__name__, args, kwargs)
 
 
 def _number_as_out(name: str, out: Any) -> Any:
@@ -191,6 +201,13 @@ _PROMOTED = frozenset({"bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left
                        "bitwise_right_shift", "remainder", "fmod", "floor_divide"})
 
 
+# those torch gives no derivative (a bool or integer result): out= refuses no gradient
+_NO_DERIVATIVE = frozenset({
+    "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal",
+    "not_equal", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or",
+    "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift"})
+
+
 # the op an alias runs, which torch's autograd refusal names
 _RUNS = {"square": "pow", "absolute": "abs", "negative": "neg", "fix": "trunc", "msort": "sort",
          "arccos": "acos", "arccosh": "acosh", "arcsin": "asin", "arcsinh": "asinh",
@@ -236,7 +253,7 @@ def with_out_keyword(fn: Callable, name: str) -> Callable:
     """
     @functools.wraps(fn)
     def checked(*args: Any, out: Any = None, **kwargs: Any) -> Any:
-        if out is None:
+        if out is None or not _parses(fn, args, kwargs):
             return fn(*args, **kwargs)
         if not isinstance(out, Tensor):
             raise TypeError(f"{name}(): argument 'out' must be Tensor, not "
@@ -280,7 +297,8 @@ def add_out_keywords(namespace: dict) -> None:
         fn = namespace.get(name)
         if fn is not None and "out" not in inspect.signature(fn).parameters:
             namespace[name] = takes_out(fn, _RUNS.get(name, name), elementwise=True,
-                                        promoted=name in _PROMOTED)
+                                        promoted=name in _PROMOTED,
+                                        differentiable=name not in _NO_DERIVATIVE)
 
 
 def checked_out(fn: Callable, runs: str, refusal: Callable[[tuple, Tensor], str | None]
@@ -296,6 +314,8 @@ requires dtype Double
     """
     @functools.wraps(fn)
     def checked(*args: Any, out: Any = None, **kwargs: Any) -> Any:
+        if not _parses(fn, args, kwargs):
+            return fn(*args, **kwargs)
         if isinstance(out, Tensor) and len(args) == 2 and all(
                 isinstance(a, (Tensor, int, float, complex)) for a in args):
             message = refusal(args, out)
@@ -462,9 +482,9 @@ def _write(result: Tensor, out: Tensor) -> Tensor:
                 "with t.resize_(0).", UserWarning, stacklevel=3)
         xp = out._xp
         out._data = xp.empty(result._data.shape, dtype=out._data.dtype)
-    with _batched_function.own_write():
-        out.copy_(result)
-    return out
+    with _batched_function.own_write(), grad_mode._recording(False):  # (out's write is no
+        out.copy_(result)  # op autograd records: a result without a gradient goes into a leaf
+    return out  # that requires grad, as torch's kernel writes it)
 
 
 # how torch's kernel of each :data:`PARSED_OUT` op checks out's dtype against its result's:
