@@ -244,6 +244,7 @@ Nanmedian: x.nanmedian() * x
 SolveRight: L.linalg.solve(A, M.t(), left=False)
 SortStable: x.sort(stable=True).values * x
 UnsafeSplit: x.unsafe_split(2)[1] ** 2
+UnsafeSplitWithSizes: x[:0].unsafe_chunk(2)[1].sum() + x.sum() ** 2
 Roll: x.roll(2) * x
 Rot90: L.rot90(M) ** 2
 NarrowCopy: L.narrow_copy(x, 0, 1, 3) ** 2

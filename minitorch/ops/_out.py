@@ -215,7 +215,10 @@ _RUNS = {"square": "pow", "absolute": "abs", "negative": "neg", "fix": "trunc", 
          "true_divide": "div", "arctan2": "atan2", "greater": "gt", "greater_equal": "ge",
          "less": "lt", "less_equal": "le", "not_equal": "ne", "linalg_inv": "linalg_inv_ex",
          "linalg_eigh": "_linalg_eigh", "linalg_svd": "_linalg_svd",
-         "linalg_slogdet": "_linalg_slogdet", "linalg_lu_factor": "linalg_lu_factor_ex"}
+         "linalg_slogdet": "_linalg_slogdet", "linalg_lu_factor": "linalg_lu_factor_ex",
+         "cross": "linalg_cross",
+         **dict.fromkeys(("hstack", "vstack", "dstack", "row_stack", "column_stack", "concat",
+                          "concatenate"), "cat")}
 # ops whose kernel writes its own dtype (no cast into ``out``): torch's checks of out's dtype
 _SAME_DTYPE = frozenset({"abs", "absolute", "neg", "negative", "floor", "ceil", "trunc", "fix",
                          "frac", "sign", "sgn", "bitwise_not", "round"})
