@@ -59,10 +59,12 @@ def _spaced_args(fn: str, start: Any, end: Any, steps: Any, dtype: Any, requires
         fn, ("number", numbers[0], "start", 1), ("number", numbers[1], "end", 2),
         ("int", steps, "steps", 3), ("float", base, "base", 4), ("dtype", dtype, "dtype", None),
         ("flag", requires_grad, "requires_grad", None))
-    for value, name in ((start, "start"), (end, "end")):
-        if _args.is_tensor(value) and value.dim():  # torch's Tensor overload takes 0-d ones
-            raise RuntimeError(f"{fn} only supports 0-dimensional start and end tensors, but "
-                               f"got {name} with {value.dim()} dimension(s).")
+    tensors = [(name, value.dim()) for value, name in ((start, "start"), (end, "end"))
+               if _args.is_tensor(value)]
+    if any(ndim for _, ndim in tensors):  # torch's Tensor overloads take 0-d ones, and name
+        raise RuntimeError(  # each tensor given
+            f"{fn} only supports 0-dimensional start and end tensors, but got " +
+            " and ".join(f"{name} with {ndim} dimension(s)" for name, ndim in tensors) + ".")
     start = _args.number(fn, start, "start", 1) if _args.is_tensor(start) else first
     end = _args.number(fn, end, "end", 2) if _args.is_tensor(end) else last
     if steps < 0:

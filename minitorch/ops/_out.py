@@ -25,14 +25,16 @@ from ..autograd.grad_mode import is_grad_enabled
 
 
 def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
-              promoted: bool = False, differentiable: bool = True) -> Callable:
+              promoted: bool = False, differentiable: bool | str = True) -> Callable:
     """``fn`` with torch's ``out=`` keyword: the result is copied into ``out``, which is
     returned; autograd refuses it, as in torch (its message names ``name``, or ``fn``).
     An ``elementwise`` op given one of its operands as ``out`` works in place, as torch's
     TensorIterator: that operand is not resized to the broadcast shape but refused. A
     ``promoted`` op (its result of its operands' promoted dtype) has ``out``'s dtype checked
     before it runs, as TensorIterator checks it before the kernel. An op torch gives no
-    derivative (not ``differentiable``) takes ``out`` whatever requires grad.
+    derivative (not ``differentiable``) takes ``out`` whatever requires grad; one that
+    autograd's fallback runs (``differentiable`` names it, ``aten::bitwise_and``) is refused
+    after out's dtype is checked.
 
     >>> double = takes_out(lambda x: x * 2)
     >>> t = minitorch.empty(1)
@@ -49,7 +51,7 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
         out = _number_as_out(label, out)
         _args.tensor_args(label, (out, "out", None))  # the parser's check
         operands = _tensors_of((*args, *kwargs.values()))
-        if differentiable:
+        if differentiable is True:
             _refuse_grad(label, [*operands, out])
         if elementwise:
             check_internal_overlap(out)  # (TensorIterator's first check of its output)
@@ -58,6 +60,8 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
         if promoted and len(args) >= 2 and all(
                 isinstance(a, (Tensor, int, float)) for a in args[:2]):
             _check_cast(D.result_type(*args[:2]), out)
+        if isinstance(differentiable, str):
+            _refuse_grad(differentiable, [*operands, out])
         with grad_mode._recording(False):
             result = fn(*args, **kwargs)
         if elementwise and any(t is out for t in operands):
@@ -201,11 +205,14 @@ _PROMOTED = frozenset({"bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left
                        "bitwise_right_shift", "remainder", "fmod", "floor_divide"})
 
 
-# those torch gives no derivative (a bool or integer result): out= refuses no gradient
-_NO_DERIVATIVE = frozenset({
-    "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal",
-    "not_equal", "logical_and", "logical_or", "logical_xor", "bitwise_and", "bitwise_or",
-    "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift"})
+# those torch gives no derivative (a bool or integer result): out= refuses no gradient, but
+# where autograd's fallback runs the op, after out's dtype check, in the name it gives
+_NO_DERIVATIVE = {
+    **dict.fromkeys(("eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less",
+                     "less_equal", "not_equal", "logical_and", "logical_or", "logical_xor"),
+                    False),
+    **{name: f"aten::{name}" for name in ("bitwise_and", "bitwise_or", "bitwise_xor",
+                                          "bitwise_left_shift", "bitwise_right_shift")}}
 
 
 # the op an alias runs, which torch's autograd refusal names
@@ -301,7 +308,7 @@ def add_out_keywords(namespace: dict) -> None:
         if fn is not None and "out" not in inspect.signature(fn).parameters:
             namespace[name] = takes_out(fn, _RUNS.get(name, name), elementwise=True,
                                         promoted=name in _PROMOTED,
-                                        differentiable=name not in _NO_DERIVATIVE)
+                                        differentiable=_NO_DERIVATIVE.get(name, True))
 
 
 def checked_out(fn: Callable, runs: str, refusal: Callable[[tuple, Tensor], str | None]
