@@ -821,6 +821,39 @@ def python_dispatch(namer: Callable) -> Callable:
     return declare
 
 
+def boolean_dispatch(name: str, flag_at: int) -> Callable:
+    """Decorator: torch's Python ``name`` is ``boolean_dispatch`` of ``_name`` and
+    ``name_with_indices``, picked by ``return_indices`` (by keyword, or at ``flag_at``): a call
+    whose arguments do not bind is Python's refusal by the one picked, before anything is
+    checked.
+
+    >>> pool = boolean_dispatch("max_pool2d", 6)(lambda input, kernel_size: None)
+    >>> pool(1)
+    Traceback (most recent call last):
+    TypeError: _max_pool2d() missing 1 required positional argument: 'kernel_size'
+    """
+    def decorate(fn: Callable) -> Callable:
+        signature, original = inspect.signature(fn), inspect.unwrap(fn)
+
+        @functools.wraps(fn)
+        def dispatched(*args: Any, **kwargs: Any) -> Any:
+            try:
+                signature.bind(*args, **kwargs)
+            except TypeError:
+                flag = kwargs.get("return_indices", len(args) > flag_at and args[flag_at])
+                picked = f"{name}_with_indices" if flag else f"_{name}"
+                try:
+                    original(*args, **kwargs)  # (Python's words for the refusal)
+                except TypeError as error:
+                    message = re.sub(r"^[\w.<>]+\(\)", f"{picked}()", str(error))
+                    raise TypeError(message) from None
+            return fn(*args, **kwargs)
+
+        return dispatched
+
+    return decorate
+
+
 def keyword_alone(keyword: str) -> Callable:
     """Decorator: torch's overload that takes ``keyword`` takes the other options by keyword
     only (``sort(stable=...)``), and its other overloads do not take ``keyword``: given with

@@ -119,3 +119,21 @@ def test_messages_and_pieces_as_torch(expression: str) -> None:
     """linspace names each tensor given; msort's own name; unsafe_chunk of an empty dim gives
     ``chunks`` empty pieces."""
     assert_outcome_as_torch(expression)
+
+
+@pytest.mark.parametrize("expression", [
+    "L.nn.functional.max_pool2d(L.ones(1, 4, 4))", "L.nn.functional.max_pool2d()",
+    "L.nn.functional.max_pool2d(-1)", "L.nn.functional.max_pool1d(L.ones(1, 4))",
+    "L.nn.functional.adaptive_max_pool2d(L.ones(1, 4, 4))",
+    "L.nn.functional.adaptive_max_pool1d(1)",
+    "L.nn.functional.adaptive_max_pool2d(L.ones(1, 4, 4), 2, foo=1)",
+    "L.nn.functional.max_pool2d(L.ones(1, 4, 4), return_indices=True)",
+    "L.nn.functional.max_pool3d(L.ones(1, 4, 4, 4), 2, 1, 0, 1, False, False, 3)",
+    "L.nn.functional.max_pool1d(L.ones(1, 4), kernel_size=2, keepdim=1)",
+    "L.nn.functional.adaptive_max_pool3d(L.ones(1, 2, 2, 2), 1, True)",
+    "L.nn.functional.max_pool2d(-1, 2)"])
+def test_boolean_dispatch_refuses_the_call_as_torch(expression: str) -> None:
+    """torch's F.max_pool2d and F.adaptive_max_pool2d (1-d, 3-d) are Python's choice of
+    ``_max_pool2d`` or ``max_pool2d_with_indices``, whose binding refuses a call first (the
+    parameter forgotten most: the kernel size), in that function's name."""
+    assert_outcome_as_torch(expression)
