@@ -542,7 +542,7 @@ def reshape(input: Tensor, shape: Any) -> Tensor:
     return _sizes_form("reshape", input, shape, "shape")
 
 
-def is_tensor(obj: object) -> bool:
+def is_tensor(obj: object, /) -> bool:
     """True for minitorch tensors.
 
     >>> minitorch.is_tensor(minitorch.ones(1))
@@ -551,7 +551,7 @@ def is_tensor(obj: object) -> bool:
     return isinstance(obj, Tensor)
 
 
-def is_storage(obj: object) -> bool:
+def is_storage(obj: object, /) -> bool:
     """True for a tensor's storage (``untyped_storage()`` or ``storage()``).
 
     >>> minitorch.is_storage(minitorch.ones(1).untyped_storage()), minitorch.is_storage(1)

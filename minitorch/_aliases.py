@@ -169,7 +169,7 @@ def is_floating_point(input: Tensor) -> bool:
     return input.is_floating_point()
 
 
-def typename(obj: Any) -> str:
+def typename(obj: Any, /) -> str:
     """The torch type name of a tensor (``torch.FloatTensor``), else the object's class, under
     torch's path (one torch has at its top, as ``torch.dtype``, by its name there).
 

@@ -133,7 +133,8 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
                 raise TypeError(f"{'Tensor.' * (name in PYTHON_METHODS)}{fn.__name__}() got an "
                                 f"unexpected keyword argument '{stray}'")  # the tensor, and
                 # out=, are no method's keywords
-            if not given.keys().isdisjoint(positional_only):
+            if overloaded and not given.keys().isdisjoint(positional_only):  # (a Python
+                # function's are Python's, as torch's: is_tensor(obj=x))
                 args, given = _positional_by_keyword(fn.__name__, positional_only, signatures,
                                                      args, given)
             return fn(*args, **given)

@@ -84,10 +84,12 @@ def test_out_requiring_grad_as_torch(expression: str) -> None:
     "L.tensor_split(1, input=L.ones(3), indices_or_sections='3')",
     "L.hsplit('a', indices_or_sections=4611686018427387904)",
     "L.vsplit(input=L.ones(2, 3), indices_or_sections='3')", "L.dsplit(indices_or_sections=4)",
-    "L.tensor_split(x, indices_or_sections=2)", "L.tensor_split(x, input=x, sections=2)"])
+    "L.tensor_split(x, indices_or_sections=2)", "L.tensor_split(x, input=x, sections=2)",
+    "L.is_tensor(obj=-1)", "L.is_storage(obj=x)", "L.typename(obj=1)", "L.typename(x)"])
 def test_input_by_keyword_as_torch(expression: str) -> None:
     """torch's parser takes ``input`` by keyword and has no ``indices_or_sections`` keyword
-    (minitorch's positional-only parameters gave Python's refusal)."""
+    (minitorch's positional-only parameters gave Python's refusal); torch's Python functions
+    is_tensor, is_storage and typename take their object by position only."""
     assert_outcome_as_torch(expression)
 
 
