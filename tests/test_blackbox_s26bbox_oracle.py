@@ -139,3 +139,13 @@ def test_boolean_dispatch_refuses_the_call_as_torch(expression: str) -> None:
     ``_max_pool2d`` or ``max_pool2d_with_indices``, whose binding refuses a call first (the
     parameter forgotten most: the kernel size), in that function's name."""
     assert_outcome_as_torch(expression)
+
+
+@pytest.mark.parametrize("expression", [
+    "L.index_fill(L.ones(2))", "L.index_fill(L.ones(2), 0)", "L.ones(2).index_fill(0)",
+    "L.index_fill(L.ones(2), 0, L.tensor([1]), 'a')", "L.index_fill(L.ones(2), 0, [1], 2)",
+    "L.index_fill(L.ones(2), 0, L.tensor([1]), L.tensor(3.))"])
+def test_index_fill_is_refused_with_its_two_signatures(expression: str) -> None:
+    """index_fill has a Tensor and a Number value: a call that matches neither is torch's
+    list of both (minitorch named the arguments missing)."""
+    assert_outcome_as_torch(expression)
