@@ -466,6 +466,10 @@ def _method(name: str, other: str | None = None):  # type: ignore[no-untyped-def
     fn.__name__ = name
     fn.__wrapped__ = _call_form.unwrapped(getattr(Tensor, name))  # type: ignore[attr-defined]
     fn.torch_signatures = getattr(fn.__wrapped__, "torch_signatures", ())  # type: ignore
+    if name.endswith("_") and fn.torch_signatures:  # an in-place method's function: its
+        fn.torch_signatures = tuple(  # type: ignore  # method's signatures after its input
+            ", ".join(("Tensor input", *filter(None, [s])))
+            for s in _call_form.method_signatures(list(fn.torch_signatures)))
     if fn.__wrapped__.__name__ != name and hasattr(Tensor, fn.__wrapped__.__name__):  # an alias
         fn.alias_of = fn.__wrapped__.__name__  # type: ignore  # (moveaxis): torch names its own
     fn.__signature__ = _call_form.function_signature(fn.__wrapped__)  # type: ignore

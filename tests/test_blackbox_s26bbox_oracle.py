@@ -149,3 +149,13 @@ def test_index_fill_is_refused_with_its_two_signatures(expression: str) -> None:
     """index_fill has a Tensor and a Number value: a call that matches neither is torch's
     list of both (minitorch named the arguments missing)."""
     assert_outcome_as_torch(expression)
+
+
+@pytest.mark.parametrize("expression", [
+    "L.clamp_max_(x)", "L.clamp_min_(input=x)", "L.fill_(x)", "L.xlogy_(x)", "L.clamp_max_(None)",
+    "L.fill_()", "L.fill_(L.ones(2), 3)", "L.xlogy_(L.ones(2), 2)", "L.clamp_(x)",
+    "L.fill_(x, 'a')", "L.xlogy_(x, 'a')"])
+def test_in_place_functions_list_their_own_signatures(expression: str) -> None:
+    """torch.fill_ and co. list their method's signatures after ``Tensor input`` (minitorch
+    listed the method's, or xlogy's with out=)."""
+    assert_outcome_as_torch(expression)
