@@ -607,6 +607,9 @@ def broadcast_shapes(*shapes: tuple) -> Size:
 globals().update(copy_functions(globals()))  # the ``*_copy`` ops, from their views
 _out.add_out_keywords(globals())  # before their entries: the parser checks out
 _call_form.public_functions(globals())  # torch's parser messages as the call was written
+for _name in ("avg_pool1d", "celu_", "channel_shuffle", "hardshrink", "native_channel_shuffle",
+              "pdist", "relu_", "rrelu_", "selu_", "threshold_"):
+    setattr(nn.functional, _name, globals()[_name])  # torch's F.<name> is torch.<name> itself
 _UNSUPPORTED_DTYPES = ("bfloat16", "complex32", "complex64", "complex128", "cfloat", "cdouble",
                        "chalf", "uint16", "uint32", "uint64", "BFloat16Tensor")
 

@@ -159,3 +159,17 @@ def test_in_place_functions_list_their_own_signatures(expression: str) -> None:
     """torch.fill_ and co. list their method's signatures after ``Tensor input`` (minitorch
     listed the method's, or xlogy's with out=)."""
     assert_outcome_as_torch(expression)
+
+
+@pytest.mark.parametrize("expression", [
+    "L.nn.functional.channel_shuffle(L.ones(1, 4, 2), groups=(2, 3))",
+    "L.nn.functional.native_channel_shuffle(input=L.ones(1, 4, 2), groups=(2, 3))",
+    "L.nn.functional.native_channel_shuffle(None, input=L.ones(1, 4, 2), groups=2)",
+    "L.nn.functional.threshold_(None, [1.0, 2.0])",
+    "L.nn.functional.relu_(input=None, keepdims=1)",
+    "L.nn.functional.hardshrink(x, 0.5, out=L.ones(1).expand(2))",
+    "L.nn.functional.pdist(L.ones(3, 2), p='a')", "L.nn.functional.avg_pool1d(L.ones(1, 4))"])
+def test_functional_builtins_are_torch_s_functions(expression: str) -> None:
+    """torch's F.channel_shuffle, F.relu_, F.hardshrink, ... are torch.channel_shuffle, ...:
+    the parser's refusals as the call was written, and out= (minitorch's F had its own)."""
+    assert_outcome_as_torch(expression)
