@@ -66,14 +66,16 @@ def test_an_expanded_out_is_refused_first(expression: str) -> None:
     "L.logical_xor(x, x, out=r)", "L.eq(x, 1, out=r)", "L.bitwise_and(L.ones(2, dtype=L.int64), "
     "1, out=r)", "L.bitwise_or(r, 1.0, out=r)", "L.bitwise_xor(r, L.ones(2, dtype=L.int64), "
     "out=L.ones(2, dtype=L.int64))", "L.bitwise_left_shift(L.ones(2, dtype=L.int64), 1, "
-    "out=L.ones(2, dtype=L.int64))", "L.special.bessel_y1(x, out=r)",
+    "out=L.ones(2, dtype=L.int64))", "L.heaviside(x, x, out=r)",
+    "L.heaviside(x, x.double(), out=r)", "L.special.bessel_y1(x, out=r)",
     "L.cross(L.ones(3), L.ones(3), out=r)",
     "L.hstack([x], out=r)", "L.vstack([x], out=r)", "L.column_stack([x], out=r)",
     "L.concat([x], out=r)", "L.concatenate([x], out=r)", "L.dstack([x], out=r)"])
 def test_out_requiring_grad_as_torch(expression: str) -> None:
     """Ops without a derivative write into an out that requires grad (a leaf: no in-place
-    refusal), but bitwise ones, which autograd's fallback refuses after their kernel; others
-    are refused in the name of the op they run (cat, linalg_cross)."""
+    refusal), but bitwise ones and heaviside, whose out autograd's fallback refuses (after its
+    dtype check, as ``aten::heaviside``); others are refused in the name of the op they run
+    (cat, linalg_cross)."""
     assert_outcome_as_torch(expression)
 
 

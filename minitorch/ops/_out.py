@@ -33,8 +33,8 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
     ``promoted`` op (its result of its operands' promoted dtype) has ``out``'s dtype checked
     before it runs, as TensorIterator checks it before the kernel. An op torch gives no
     derivative (not ``differentiable``) takes ``out`` whatever requires grad; one that
-    autograd's fallback runs (``differentiable`` names it, ``aten::bitwise_and``) is refused
-    after out's dtype is checked.
+    autograd's fallback runs (``differentiable`` names it, ``aten::bitwise_and``) refuses an
+    ``out`` that requires grad, after out's dtype is checked.
 
     >>> double = takes_out(lambda x: x * 2)
     >>> t = minitorch.empty(1)
@@ -60,8 +60,8 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
         if promoted and len(args) >= 2 and all(
                 isinstance(a, (Tensor, int, float)) for a in args[:2]):
             _check_cast(D.result_type(*args[:2]), out)
-        if isinstance(differentiable, str):
-            _refuse_grad(differentiable, [*operands, out])
+        if isinstance(differentiable, str):  # (the fallback refuses an out requiring grad)
+            _refuse_grad(differentiable, [out])
         with grad_mode._recording(False):
             result = fn(*args, **kwargs)
         if elementwise and any(t is out for t in operands):
@@ -299,10 +299,11 @@ def add_out_keywords(namespace: dict) -> None:
         namespace[name] = reducing_with_out(namespace[name], name)
     namespace["where"] = where_with_out(namespace["where"])
     add_parsed_out(namespace, PARSED_OUT)
-    for name, runs, refusal in (("float_power", "pow", _float_power_refusal),
-                                ("heaviside", "heaviside", _heaviside_refusal),
-                                ("ldexp", "ldexp", _ldexp_refusal)):
-        namespace[name] = checked_out(namespace[name], runs, refusal)
+    for name, runs, refusal, differentiable in (
+            ("float_power", "pow", _float_power_refusal, True),
+            ("heaviside", "heaviside", _heaviside_refusal, "aten::heaviside"),
+            ("ldexp", "ldexp", _ldexp_refusal, True)):
+        namespace[name] = checked_out(namespace[name], runs, refusal, differentiable)
     for name in BINARY_WITH_OUT:
         fn = namespace.get(name)
         if fn is not None and "out" not in inspect.signature(fn).parameters:
@@ -311,11 +312,11 @@ def add_out_keywords(namespace: dict) -> None:
                                         differentiable=_NO_DERIVATIVE.get(name, True))
 
 
-def checked_out(fn: Callable, runs: str, refusal: Callable[[tuple, Tensor], str | None]
-                ) -> Callable:
+def checked_out(fn: Callable, runs: str, refusal: Callable[[tuple, Tensor], str | None],
+                differentiable: bool | str = True) -> Callable:
     """``fn`` (elementwise, of two operands) taking ``out=``, whose dtype torch's kernel checks
     first (before autograd refuses ``out`` in ``runs``'s name): ``refusal(operands, out)`` is
-    its message, None where it takes it.
+    its message, None where it takes it; ``differentiable`` as :func:`takes_out`'s.
 
     >>> minitorch.float_power(minitorch.ones(1), 2, out=minitorch.ones(1))
     Traceback (most recent call last):
@@ -324,14 +325,15 @@ requires dtype Double
     """
     @functools.wraps(fn)
     def checked(*args: Any, out: Any = None, **kwargs: Any) -> Any:
-        if not _parses(fn, args, kwargs):
+        if out is None or not _parses(fn, args, kwargs):
             return fn(*args, **kwargs)
         if isinstance(out, Tensor) and len(args) == 2 and all(
                 isinstance(a, (Tensor, int, float, complex)) for a in args):
             message = refusal(args, out)
             if message is not None:
                 raise RuntimeError(message)
-        return takes_out(fn, runs, elementwise=True)(*args, out=out, **kwargs)
+        return takes_out(fn, runs, elementwise=True, differentiable=differentiable)(
+            *args, out=out, **kwargs)
 
     return out_last(checked, fn)
 
