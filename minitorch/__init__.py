@@ -50,6 +50,8 @@ from ._aliases import (
     concat,
     concatenate,
     conj,
+    conj_physical,
+    conj_physical_,
     divide,
     fix,
     is_conj,

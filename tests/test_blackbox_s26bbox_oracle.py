@@ -175,3 +175,12 @@ def test_functional_builtins_are_torch_s_functions(expression: str) -> None:
     """torch's F.channel_shuffle, F.relu_, F.hardshrink, ... are torch.channel_shuffle, ...:
     the parser's refusals as the call was written, and out= (minitorch's F had its own)."""
     assert_outcome_as_torch(expression)
+
+
+@pytest.mark.parametrize("expression", [
+    "L.conj_physical(x)", "L.conj_physical(3)", "L.conj_physical(x, 1)", "x.conj_physical()",
+    "x.conj_physical_()", "L.conj_physical_(x)", "L.conj_physical_(None)", "x.conj_physical(1)",
+    "L.conj_physical(input=r)", "L.conj_physical(r) is r"])
+def test_conj_physical_as_torch(expression: str) -> None:
+    """conj_physical (a name minitorch lacked): a real tensor is its own conjugate."""
+    assert_outcome_as_torch(expression)
