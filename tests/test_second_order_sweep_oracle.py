@@ -244,7 +244,6 @@ Nanmedian: x.nanmedian() * x
 SolveRight: L.linalg.solve(A, M.t(), left=False)
 SortStable: x.sort(stable=True).values * x
 UnsafeSplit: x.unsafe_split(2)[1] ** 2
-UnsafeSplitWithSizes: x[:0].unsafe_chunk(2)[1].sum() + x.sum() ** 2
 Roll: x.roll(2) * x
 Rot90: L.rot90(M) ** 2
 NarrowCopy: L.narrow_copy(x, 0, 1, 3) ** 2
@@ -338,6 +337,9 @@ FillTensor: L.fill(x, (x * y).sum())
 
 # Op classes the sweep does not call by themselves, and why.
 EXCLUDED: dict[str, str] = {
+    "UnsafeSplitWithSizes": "torch has no batching rule for aten::unsafe_split_with_sizes "
+                            "(unsafe_chunk of an empty dim): its transforms refuse it, "
+                            "minitorch's run (first order: test_blackbox_s26bbox_oracle.py)",
     "Lu": "its second order through torch.func is not torch's yet (first order and double "
           "backward: tests/test_linalg_lu_oracle.py)",
     "TriangularSolve": "its forward AD is not torch's yet (first order and double backward: "
