@@ -180,7 +180,10 @@ def test_functional_builtins_are_torch_s_functions(expression: str) -> None:
 @pytest.mark.parametrize("expression", [
     "L.conj_physical(x)", "L.conj_physical(3)", "L.conj_physical(x, 1)", "x.conj_physical()",
     "x.conj_physical_()", "L.conj_physical_(x)", "L.conj_physical_(None)", "x.conj_physical(1)",
-    "L.conj_physical(input=r)", "L.conj_physical(r) is r"])
+    "L.conj_physical(input=r)", "L.conj_physical(r) is r",
+    "L.conj_physical(L.ones(2, 3, dtype=L.int32), out=L.ones(3, dtype=L.int16))",
+    "L.conj_physical(x, out=L.zeros(2))", "L.conj_physical(x, out=r)", "L.conj_physical(x, out=e)"])
 def test_conj_physical_as_torch(expression: str) -> None:
-    """conj_physical (a name minitorch lacked): a real tensor is its own conjugate."""
+    """conj_physical (a name minitorch lacked): a real tensor is its own conjugate; out= of
+    its dtype, refused by autograd's fallback when it requires grad."""
     assert_outcome_as_torch(expression)

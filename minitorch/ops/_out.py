@@ -181,7 +181,8 @@ def takes_out_elementwise(fn: Callable) -> Callable:
 # torch's one-signature elementwise functions of one tensor that take ``out=``
 UNARY_WITH_OUT = (
     "abs", "absolute", "acos", "acosh", "angle", "arccos", "arccosh", "arcsin", "arcsinh", "arctan",
-    "arctanh", "asin", "asinh", "atan", "atanh", "bitwise_not", "ceil", "cos", "cosh",
+    "arctanh", "asin", "asinh", "atan", "atanh", "bitwise_not", "ceil", "conj_physical", "cos",
+    "cosh",
     "deg2rad", "digamma", "erf", "erfc", "erfinv", "exp", "exp2", "expm1", "fix", "floor",
     "frac", "i0", "isneginf", "isposinf", "lgamma", "log", "log10", "log1p", "log2",
     "logical_not", "logit", "msort", "nan_to_num", "neg", "negative", "rad2deg", "reciprocal",
@@ -212,7 +213,8 @@ _NO_DERIVATIVE = {
                      "less_equal", "not_equal", "logical_and", "logical_or", "logical_xor"),
                     False),
     **{name: f"aten::{name}" for name in ("bitwise_and", "bitwise_or", "bitwise_xor",
-                                          "bitwise_left_shift", "bitwise_right_shift")}}
+                                          "bitwise_left_shift", "bitwise_right_shift",
+                                          "conj_physical")}}
 
 
 # the op an alias runs, which torch's autograd refusal names
@@ -228,7 +230,7 @@ _RUNS = {"square": "pow", "absolute": "abs", "negative": "neg", "fix": "trunc", 
                           "concatenate"), "cat")}
 # ops whose kernel writes its own dtype (no cast into ``out``): torch's checks of out's dtype
 _SAME_DTYPE = frozenset({"abs", "absolute", "neg", "negative", "floor", "ceil", "trunc", "fix",
-                         "frac", "sign", "sgn", "bitwise_not", "round"})
+                         "frac", "sign", "sgn", "bitwise_not", "round", "conj_physical"})
 _BOOL_OUT = frozenset({"isneginf", "isposinf", "signbit"})
 _NOT_DIFFERENTIABLE = _BOOL_OUT | {"logical_not", "bitwise_not"}  # no autograd refusal
 
@@ -282,8 +284,8 @@ def with_out_keyword(fn: Callable, name: str) -> Callable:
             _check_out_dtype(name, input, result, out)
             return result
 
-        return takes_out(checked_dtype, _RUNS.get(name, name), elementwise=True)(
-            *args, out=out, **kwargs)
+        return takes_out(checked_dtype, _RUNS.get(name, name), elementwise=True,
+                         differentiable=_NO_DERIVATIVE.get(name, True))(*args, out=out, **kwargs)
 
     return out_last(checked, fn)
 
