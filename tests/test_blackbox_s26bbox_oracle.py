@@ -187,3 +187,12 @@ def test_conj_physical_as_torch(expression: str) -> None:
     """conj_physical (a name minitorch lacked): a real tensor is its own conjugate; out= of
     its dtype, refused by autograd's fallback when it requires grad."""
     assert_outcome_as_torch(expression)
+
+
+@pytest.mark.parametrize("expression", [
+    "L.utils.data.IterableDataset()", "type('C', (L.utils.data.IterableDataset,), {})()",
+    "list(type('C', (L.utils.data.IterableDataset,), {'__iter__': lambda s: iter([1])})())"])
+def test_iterable_dataset_is_abstract_as_torch(expression: str) -> None:
+    """torch's IterableDataset is an Iterable with an abstract ``__iter__``: it makes no
+    instances but through a subclass that defines it (minitorch made one)."""
+    assert_outcome_as_torch(expression)
