@@ -50,6 +50,8 @@ from ._aliases import (
     concat,
     concatenate,
     conj,
+    conj_physical,
+    conj_physical_,
     divide,
     fix,
     is_conj,
@@ -466,6 +468,10 @@ def _method(name: str, other: str | None = None):  # type: ignore[no-untyped-def
     fn.__name__ = name
     fn.__wrapped__ = _call_form.unwrapped(getattr(Tensor, name))  # type: ignore[attr-defined]
     fn.torch_signatures = getattr(fn.__wrapped__, "torch_signatures", ())  # type: ignore
+    if name.endswith("_") and fn.torch_signatures:  # an in-place method's function: its
+        fn.torch_signatures = tuple(  # type: ignore  # method's signatures after its input
+            ", ".join(("Tensor input", *filter(None, [s])))
+            for s in _call_form.method_signatures(list(fn.torch_signatures)))
     if fn.__wrapped__.__name__ != name and hasattr(Tensor, fn.__wrapped__.__name__):  # an alias
         fn.alias_of = fn.__wrapped__.__name__  # type: ignore  # (moveaxis): torch names its own
     fn.__signature__ = _call_form.function_signature(fn.__wrapped__)  # type: ignore
@@ -542,7 +548,7 @@ def reshape(input: Tensor, shape: Any) -> Tensor:
     return _sizes_form("reshape", input, shape, "shape")
 
 
-def is_tensor(obj: object) -> bool:
+def is_tensor(obj: object, /) -> bool:
     """True for minitorch tensors.
 
     >>> minitorch.is_tensor(minitorch.ones(1))
@@ -551,7 +557,7 @@ def is_tensor(obj: object) -> bool:
     return isinstance(obj, Tensor)
 
 
-def is_storage(obj: object) -> bool:
+def is_storage(obj: object, /) -> bool:
     """True for a tensor's storage (``untyped_storage()`` or ``storage()``).
 
     >>> minitorch.is_storage(minitorch.ones(1).untyped_storage()), minitorch.is_storage(1)
@@ -603,6 +609,9 @@ def broadcast_shapes(*shapes: tuple) -> Size:
 globals().update(copy_functions(globals()))  # the ``*_copy`` ops, from their views
 _out.add_out_keywords(globals())  # before their entries: the parser checks out
 _call_form.public_functions(globals())  # torch's parser messages as the call was written
+for _name in ("avg_pool1d", "celu_", "channel_shuffle", "hardshrink", "native_channel_shuffle",
+              "pdist", "relu_", "rrelu_", "selu_", "threshold_"):
+    setattr(nn.functional, _name, globals()[_name])  # torch's F.<name> is torch.<name> itself
 _UNSUPPORTED_DTYPES = ("bfloat16", "complex32", "complex64", "complex128", "cfloat", "cdouble",
                        "chalf", "uint16", "uint32", "uint64", "BFloat16Tensor")
 

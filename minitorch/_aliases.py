@@ -169,7 +169,7 @@ def is_floating_point(input: Tensor) -> bool:
     return input.is_floating_point()
 
 
-def typename(obj: Any) -> str:
+def typename(obj: Any, /) -> str:
     """The torch type name of a tensor (``torch.FloatTensor``), else the object's class, under
     torch's path (one torch has at its top, as ``torch.dtype``, by its name there).
 
@@ -250,6 +250,22 @@ def conj(input: Tensor) -> Tensor:
     """
     _args.tensor_args("conj", (input, "input", 1))
     return input
+
+
+def _conj_physical(name: str) -> Callable:
+    """torch's ``name`` (``conj_physical``, or its in-place ``conj_physical_``): the complex
+    conjugate computed, which for a real tensor is the tensor itself."""
+    def fn(input: Tensor) -> Tensor:
+        _args.tensor_args(name, (input, "input", 1))
+        return input
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (f"The complex conjugate, computed: ``input`` itself, for a real tensor.\n\n"
+                  f"    >>> x = minitorch.ones(2); minitorch.{name}(x) is x\n    True\n    ")
+    return fn
+
+
+conj_physical, conj_physical_ = _conj_physical("conj_physical"), _conj_physical("conj_physical_")
 
 
 def resolve_conj(input: Tensor) -> Tensor:
@@ -450,9 +466,9 @@ def _no(self: Tensor) -> bool:
     return False
 
 
-FUNCTIONS = (adjoint, conj, resolve_conj, resolve_neg, is_conj, is_neg, divide, true_divide,
-             clip, concat, concatenate, rsub, positive, sgn, is_floating_point,
-             typename, multiply, subtract, absolute, negative, fix)
+FUNCTIONS = (adjoint, conj, conj_physical, conj_physical_, resolve_conj, resolve_neg, is_conj,
+             is_neg, divide, true_divide, clip, concat, concatenate, rsub, positive, sgn,
+             is_floating_point, typename, multiply, subtract, absolute, negative, fix)
 
 METHODS = {
     "divide": divide, "true_divide": true_divide, "positive": positive,
@@ -467,6 +483,7 @@ METHODS = {
     "pin_memory": _pin_memory, "is_pinned": _no, "share_memory_": _storage.share_memory_,
     "is_shared": _storage.is_shared,
     "resolve_conj": _itself, "resolve_neg": _itself, "conj": _itself, "is_conj": _no,
+    "conj_physical": _itself, "conj_physical_": _itself,
     "is_neg": _no, "is_complex": _no, "map_": _map_, "apply_": _apply_,
     **{kind: _not_built(kind) for kind in _NOT_BUILT},
 }

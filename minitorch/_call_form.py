@@ -84,6 +84,8 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
 
     alone = getattr(fn, "keyword_alone", None)
     signatures = getattr(fn, "torch_signatures", ())
+    positional_only = [p.name for p in inspect.signature(fn).parameters.values()
+                       if p.kind is p.POSITIONAL_ONLY]
     api_name = f"torch.Tensor.{name}" if method else _api_name(name)
 
     @functools.wraps(fn)
@@ -131,6 +133,10 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
                 raise TypeError(f"{'Tensor.' * (name in PYTHON_METHODS)}{fn.__name__}() got an "
                                 f"unexpected keyword argument '{stray}'")  # the tensor, and
                 # out=, are no method's keywords
+            if overloaded and not given.keys().isdisjoint(positional_only):  # (a Python
+                # function's are Python's, as torch's: is_tensor(obj=x))
+                args, given = _positional_by_keyword(fn.__name__, positional_only, signatures,
+                                                     args, given)
             return fn(*args, **given)
         except TypeError as error:
             # a tensor-like argument is refused as no Tensor: its __torch_function__ answers
@@ -185,6 +191,27 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
 
     called.op = fn  # type: ignore[attr-defined]  # for a function that forwards to it
     return called
+
+
+def _positional_by_keyword(name: str, positional_only: list, signatures: tuple, args: tuple,
+                           given: dict) -> tuple[tuple, dict]:
+    """The call's ``args`` and ``given`` keywords as torch's parser, which takes every
+    parameter by keyword, reads them: a positional-only parameter of minitorch's that torch's
+    ``signatures`` name (``input``), given by keyword in its place, moves there; one they do not
+    name is an unknown keyword.
+
+    >>> _positional_by_keyword("f", ["input", "n"], ("Tensor input, int sections",), (),
+    ...                        {"input": 1, "sections": 2})
+    ((1,), {'sections': 2})
+    """
+    given = dict(given)
+    for i, parameter in enumerate(positional_only):
+        if parameter not in given:
+            continue
+        if len(args) != i or not any(re.search(rf"\b{parameter}\b", s) for s in signatures):
+            raise TypeError(f"{name}() got an unexpected keyword argument '{parameter}'")
+        args = (*args, given.pop(parameter))
+    return args, given
 
 
 def _api_name(name: str) -> str:
@@ -793,6 +820,39 @@ def python_dispatch(namer: Callable) -> Callable:
         return fn
 
     return declare
+
+
+def boolean_dispatch(name: str, flag_at: int) -> Callable:
+    """Decorator: torch's Python ``name`` is ``boolean_dispatch`` of ``_name`` and
+    ``name_with_indices``, picked by ``return_indices`` (by keyword, or at ``flag_at``): a call
+    whose arguments do not bind is Python's refusal by the one picked, before anything is
+    checked.
+
+    >>> pool = boolean_dispatch("max_pool2d", 6)(lambda input, kernel_size: None)
+    >>> pool(1)
+    Traceback (most recent call last):
+    TypeError: _max_pool2d() missing 1 required positional argument: 'kernel_size'
+    """
+    def decorate(fn: Callable) -> Callable:
+        signature, original = inspect.signature(fn), inspect.unwrap(fn)
+
+        @functools.wraps(fn)
+        def dispatched(*args: Any, **kwargs: Any) -> Any:
+            try:
+                signature.bind(*args, **kwargs)
+            except TypeError:
+                flag = kwargs.get("return_indices", len(args) > flag_at and args[flag_at])
+                picked = f"{name}_with_indices" if flag else f"_{name}"
+                try:
+                    original(*args, **kwargs)  # (Python's words for the refusal)
+                except TypeError as error:
+                    message = re.sub(r"^[\w.<>]+\(\)", f"{picked}()", str(error))
+                    raise TypeError(message) from None
+            return fn(*args, **kwargs)
+
+        return dispatched
+
+    return decorate
 
 
 def keyword_alone(keyword: str) -> Callable:

@@ -39,7 +39,27 @@ _PY_BOOL = bool  # this module rebinds the name ``bool`` to the dtype
 _INT64_MAX = 2 ** 63 - 1
 
 
-class dtype:
+class Uncreatable(type):
+    """The type of torch's classes whose instances are all made by torch itself (``dtype``,
+    ``layout``, ``memory_format``): calling the class is refused in torch's words;
+    :meth:`made` makes the ones that exist.
+
+    >>> minitorch.dtype()
+    Traceback (most recent call last):
+    TypeError: cannot create 'torch.dtype' instances
+    """
+
+    def __call__(cls, *args: object, **kwargs: object) -> None:
+        raise TypeError(f"cannot create 'torch.{cls.__name__}' instances")
+
+    def made(cls, *args: object) -> object:
+        """The instance of ``cls`` that ``args`` describe (its ``__init__``'s)."""
+        instance = cls.__new__(cls)
+        instance.__init__(*args)
+        return instance
+
+
+class dtype(metaclass=Uncreatable):
     """A tensor element type, e.g. ``minitorch.float32``, printed as torch prints it.
 
     >>> minitorch.float64.is_floating_point
@@ -96,15 +116,15 @@ class dtype:
 
 _COMPLEX_OF = {"float16": "torch.complex32", "float32": "torch.complex64",
                "float64": "torch.complex128"}
-float16 = dtype("float16", _FLOAT, "Half", "c10::Half")
-float32 = dtype("float32", _FLOAT, "Float", "float")
-float64 = dtype("float64", _FLOAT, "Double", "double")
-uint8 = dtype("uint8", _INT, "Byte", "unsigned char", "uint8_t")
-int8 = dtype("int8", _INT, "Char", "signed char", "int8_t")
-int16 = dtype("int16", _INT, "Short", "short int", "int16_t")
-int32 = dtype("int32", _INT, "Int", "int")
-int64 = dtype("int64", _INT, "Long", "long int", "int64_t")
-bool = dtype("bool", _BOOL, "Bool", "bool")
+float16 = dtype.made("float16", _FLOAT, "Half", "c10::Half")
+float32 = dtype.made("float32", _FLOAT, "Float", "float")
+float64 = dtype.made("float64", _FLOAT, "Double", "double")
+uint8 = dtype.made("uint8", _INT, "Byte", "unsigned char", "uint8_t")
+int8 = dtype.made("int8", _INT, "Char", "signed char", "int8_t")
+int16 = dtype.made("int16", _INT, "Short", "short int", "int16_t")
+int32 = dtype.made("int32", _INT, "Int", "int")
+int64 = dtype.made("int64", _INT, "Long", "long int", "int64_t")
+bool = dtype.made("bool", _BOOL, "Bool", "bool")
 
 ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64)
 _BY_NAME = {d.name: d for d in ALL}

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._dtype import Uncreatable
 from .backend import contiguous_strides, element_strides, is_dense, strided_zeros
 
 
-class layout:
+class layout(metaclass=Uncreatable):
     """A tensor's memory layout.
 
     >>> minitorch.ones(1).layout
@@ -36,11 +37,11 @@ class memory_format(layout):
     """
 
 
-strided = layout("strided")
-preserve_format = memory_format("preserve_format")
-contiguous_format = memory_format("contiguous_format")
-channels_last = memory_format("channels_last")
-channels_last_3d = memory_format("channels_last_3d")
+strided = layout.made("strided")
+preserve_format = memory_format.made("preserve_format")
+contiguous_format = memory_format.made("contiguous_format")
+channels_last = memory_format.made("channels_last")
+channels_last_3d = memory_format.made("channels_last_3d")
 
 
 def checked(fn: str, value: Any, ndim: int | None = None) -> memory_format:

@@ -351,7 +351,7 @@ def xlog1py(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
     tensor([0., 0.])
     """
     if out is not None:
-        return _takes_out(_xlog1py, "special_xlog1py")(input, other, out=out)
+        return _takes_out(_xlog1py, "special_xlog1py", elementwise=True)(input, other, out=out)
     return _xlog1py(input, other)
 
 
@@ -384,7 +384,7 @@ def zeta(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
     tensor([1.6449])
     """
     if out is not None:
-        return _takes_out(_zeta, "special_zeta")(input, other, out=out)
+        return _takes_out(_zeta, "special_zeta", elementwise=True)(input, other, out=out)
     return _zeta(input, other)
 
 

@@ -337,6 +337,9 @@ FillTensor: L.fill(x, (x * y).sum())
 
 # Op classes the sweep does not call by themselves, and why.
 EXCLUDED: dict[str, str] = {
+    "UnsafeSplitWithSizes": "torch has no batching rule for aten::unsafe_split_with_sizes "
+                            "(unsafe_chunk of an empty dim): its transforms refuse it, "
+                            "minitorch's run (first order: test_blackbox_s26bbox_oracle.py)",
     "Lu": "its second order through torch.func is not torch's yet (first order and double "
           "backward: tests/test_linalg_lu_oracle.py)",
     "TriangularSolve": "its forward AD is not torch's yet (first order and double backward: "

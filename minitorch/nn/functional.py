@@ -388,6 +388,7 @@ def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
     return input.softmax(dim, dtype=dtype)  # the method, as torch's (its messages' positions)
 
 
+@_call_form.boolean_dispatch("adaptive_max_pool1d", 2)
 def adaptive_max_pool1d(input: Tensor, output_size: Any,
                         return_indices: bool = False) -> Any:
     """The maxima of ``output_size`` adaptive windows along the last dim (and, with

@@ -572,6 +572,7 @@ def _check_kernel(input: Tensor, weight: Tensor) -> None:
                        f"{height} kernel_width: {width}")
 
 
+@_call_form.boolean_dispatch("max_pool2d", 6)
 @_args.tensors("max_pool2d", python=True, input="input")
 def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
                dilation: Any = 1, ceil_mode: bool = False,
@@ -586,6 +587,7 @@ def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
                     return_indices)
 
 
+@_call_form.boolean_dispatch("max_pool3d", 6)
 @_args.tensors("max_pool3d", python=True, input="input")
 def max_pool3d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
                dilation: Any = 1, ceil_mode: bool = False,

@@ -124,6 +124,7 @@ def _check_pool1d(input: Tensor, window: tuple, ceil_mode: bool) -> None:
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {size}")
 
 
+@_call_form.boolean_dispatch("max_pool1d", 6)
 @_args.tensors("max_pool1d", python=True, input="input")
 def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
                dilation: Any = 1, ceil_mode: bool = False,

@@ -45,7 +45,7 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
 
     @functools.wraps(fn)
     def with_out(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
-        if out is None:
+        if out is None or not _parses(fn, args, kwargs):
             return fn(*args, **kwargs)
         label = name or fn.__name__
         _number_first(fn.__name__, fn, args, kwargs, out)
@@ -143,6 +143,14 @@ def _operands_parsed(fn: Callable, args: tuple, kwargs: dict) -> bool:
     numbers = all(isinstance(v, (Tensor, int, float, complex)) or v is None for v in values)
     given = len(named) < 2 or any(v is not None for v in values[1:])
     return _binds(fn, args, kwargs) and len(args) <= len(named) and numbers and given
+
+
+def _parses(fn: Callable, args: tuple, kwargs: dict) -> bool:
+    """Whether torch's parser takes the call of ``fn`` (its arguments bind, of its
+    parameters' types): its refusal comes before anything ``out=`` is checked for, and is the
+    op's own (raised by ``fn`` itself, which its entry words as torch's parser)."""
+    return _call_form._binds(fn, args, kwargs) and not _call_form.parameter_types(
+        fn, fn.__name__, args, kwargs)
 
 
 def _number_as_out(name: str, out: Any) -> Any:
@@ -251,7 +259,8 @@ def takes_out_elementwise(fn: Callable) -> Callable:
 # torch's one-signature elementwise functions of one tensor that take ``out=``
 UNARY_WITH_OUT = (
     "abs", "absolute", "acos", "acosh", "angle", "arccos", "arccosh", "arcsin", "arcsinh", "arctan",
-    "arctanh", "asin", "asinh", "atan", "atanh", "bitwise_not", "ceil", "cos", "cosh",
+    "arctanh", "asin", "asinh", "atan", "atanh", "bitwise_not", "ceil", "conj_physical", "cos",
+    "cosh",
     "deg2rad", "digamma", "erf", "erfc", "erfinv", "exp", "exp2", "expm1", "fix", "floor",
     "frac", "i0", "isneginf", "isposinf", "lgamma", "log", "log10", "log1p", "log2",
     "logical_not", "logit", "msort", "nan_to_num", "neg", "negative", "rad2deg", "reciprocal",
@@ -282,10 +291,13 @@ _RUNS = {"square": "pow", "absolute": "abs", "negative": "neg", "fix": "trunc", 
          "true_divide": "div", "arctan2": "atan2", "greater": "gt", "greater_equal": "ge",
          "less": "lt", "less_equal": "le", "not_equal": "ne", "linalg_inv": "linalg_inv_ex",
          "linalg_eigh": "_linalg_eigh", "linalg_svd": "_linalg_svd",
-         "linalg_slogdet": "_linalg_slogdet", "linalg_lu_factor": "linalg_lu_factor_ex"}
+         "linalg_slogdet": "_linalg_slogdet", "linalg_lu_factor": "linalg_lu_factor_ex",
+         "cross": "linalg_cross",
+         **dict.fromkeys(("hstack", "vstack", "dstack", "row_stack", "column_stack", "concat",
+                          "concatenate"), "cat")}
 # ops whose kernel writes its own dtype (no cast into ``out``): torch's checks of out's dtype
 _SAME_DTYPE = frozenset({"abs", "absolute", "neg", "negative", "floor", "ceil", "trunc", "fix",
-                         "frac", "sign", "sgn", "bitwise_not", "round"})
+                         "frac", "sign", "sgn", "bitwise_not", "round", "conj_physical"})
 _BOOL_OUT = frozenset({"isneginf", "isposinf", "signbit"})
 # outputs torch's derivatives.yaml marks not differentiable: no autograd refusal of out=
 _NOT_DIFFERENTIABLE = _BOOL_OUT | {
@@ -295,7 +307,7 @@ _NOT_DIFFERENTIABLE = _BOOL_OUT | {
 # refused, in the aten op's name
 _DERIVATIVE_NOT_IMPLEMENTED = frozenset({
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
-    "bitwise_right_shift", "gcd", "lcm", "floor_divide", "heaviside"})
+    "bitwise_right_shift", "gcd", "lcm", "floor_divide", "heaviside", "conj_physical"})
 
 
 def _check_out_dtype(name: str, input: Any, result: Tensor | None, out: Tensor) -> None:
@@ -330,7 +342,7 @@ def with_out_keyword(fn: Callable, name: str) -> Callable:
     """
     @functools.wraps(fn)
     def checked(*args: Any, out: Any = None, **kwargs: Any) -> Any:
-        if out is None:
+        if out is None or not _parses(fn, args, kwargs):
             return fn(*args, **kwargs)
         if not isinstance(out, Tensor):
             raise TypeError(f"{name}(): argument 'out' must be Tensor, not "
@@ -391,6 +403,8 @@ requires dtype Double
     """
     @functools.wraps(fn)
     def checked(*args: Any, out: Any = None, **kwargs: Any) -> Any:
+        if out is None or not _parses(fn, args, kwargs):
+            return fn(*args, **kwargs)
         if isinstance(out, Tensor) and len(args) == 2 and all(
                 isinstance(a, (Tensor, int, float, complex)) for a in args):
             message = refusal(args, out)

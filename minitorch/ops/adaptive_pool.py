@@ -20,7 +20,7 @@ from __future__ import annotations
 from itertools import product
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._creation import zeros_like
 from .._tensor import Tensor
 from ..backend import namespace
@@ -296,6 +296,7 @@ def _count(sizes: Any) -> int:
     return total
 
 
+@_call_form.boolean_dispatch("adaptive_max_pool2d", 2)
 def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
     """The largest element of each of ``output_size`` adaptive windows over the last two dims
     of a 3-D or 4-D input, and with ``return_indices`` its flat index in its plane.
@@ -306,6 +307,7 @@ def adaptive_max_pool2d(input: Tensor, output_size: Any, return_indices: bool = 
     return _adaptive_max_pool(2, input, output_size, return_indices)
 
 
+@_call_form.boolean_dispatch("adaptive_max_pool3d", 2)
 def adaptive_max_pool3d(input: Tensor, output_size: Any, return_indices: bool = False) -> Any:
     """The largest element of each of ``output_size`` adaptive windows over the last three
     dims of a 4-D or 5-D input, and with ``return_indices`` its flat index in its volume.

@@ -377,6 +377,8 @@ def _filled(input: Tensor, key: tuple, value: Any) -> tuple:
     return IndexFill.apply, (), {"key": key, "value": value}
 
 
+@_call_form.overloads("Tensor input, int dim, Tensor index, Tensor value",
+                      "Tensor input, int dim, Tensor index, Number value")
 def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     """A copy of ``input`` with ``value`` (a number or a 0-d tensor) in the slices ``index``
     of ``dim``.

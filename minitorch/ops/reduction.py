@@ -541,6 +541,7 @@ def max(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *
     >>> minitorch.max(minitorch.tensor([[1., 5.], [3., 2.]]), 1).values
     tensor([5., 3.])
     """
+    _extremum_input("max", input, dim, keepdim, other)
     if other is not _args.OMITTED and dim is _args.OMITTED and keepdim is _args.OMITTED:
         _args.tensor_args("max", (other, "other", 2))
         dim = other  # torch's max(input, other=...): the element-wise form
@@ -570,6 +571,7 @@ def min(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *
     >>> minitorch.min(minitorch.tensor([3., 1., 2.]))
     tensor(1.)
     """
+    _extremum_input("min", input, dim, keepdim, other)
     if other is not _args.OMITTED and dim is _args.OMITTED and keepdim is _args.OMITTED:
         _args.tensor_args("min", (other, "other", 2))
         dim = other  # torch's min(input, other=...): the element-wise form
@@ -588,6 +590,19 @@ def min(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *
     _args.integer("min", dim, "dim", 1)
     found = MinDim.apply(input, dim=_extremum_dim("min", input, dim), keepdim=keepdim)
     return return_types.min(*found)
+
+
+def _extremum_input(fn: str, input: Any, dim: Any, keepdim: Any, other: Any) -> None:
+    """torch's parser's refusal of a max/min ``input`` that is no tensor: its type alone, or
+    with more arguments the overloads none of which matches."""
+    if isinstance(input, Tensor):
+        return
+    given = [v for v in (dim, keepdim) if v is not _args.OMITTED]
+    if not given and other is _args.OMITTED:
+        _args.tensor_args(fn, (input, "input", 1))
+    keywords = {} if other is _args.OMITTED else {"other": other}
+    raise _args.invalid_combination(fn, (input, *given), *EXTREMUM_SIGNATURES,
+                                    keywords=keywords)
 
 
 def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
@@ -616,6 +631,7 @@ def _arg_extremum(fn: str, input: Tensor, dim: int | None, keepdim: bool) -> Ten
 
 
 def _arg_extremum_of(fn: str, input: Tensor, dim: int | None, keepdim: bool) -> Tensor:
+    _args.tensor_args(fn, (input, "input", 1))
     xp = input._xp
     if dim is not None and _args.as_param_int(dim, "dim") is None:  # dim's type first
         _args.integer(fn, dim, "dim", 1)

@@ -310,4 +310,5 @@ def msort(input: Tensor) -> Tensor:
     tensor([[2., 1.],
             [3., 4.]])
     """
+    _args.tensor_args("msort", (input, "input", 1))
     return sort(input, 0).values

@@ -103,7 +103,7 @@ def special_unary(op: Any, name: str, doc: str, halves: bool = False) -> Callabl
         return op.apply(input)
 
     fn.__name__, fn.__doc__ = name, doc
-    return takes_out(fn, f"special_{name}")
+    return takes_out(fn, f"special_{name}", elementwise=True)
 
 
 def no_grad_unary(compute: Callable, name: str, doc: str, argument: str = "input") -> Callable:
@@ -119,7 +119,7 @@ def no_grad_unary(compute: Callable, name: str, doc: str, argument: str = "input
 
     fn = fn_x if argument == "x" else computed
     fn.__name__, fn.__doc__ = name, doc
-    return takes_out(fn, f"special_{name}", differentiable=False)
+    return takes_out(fn, f"special_{name}", elementwise=True, differentiable=False)
 
 
 def modified_i(order: int) -> Callable:
@@ -221,7 +221,7 @@ def polynomial(name: str, doc: str) -> Callable:
 
     fn.__name__, fn.__doc__ = name, doc
     return _call_form.overloads(*_POLYNOMIAL_SIGNATURES)(
-        takes_out(fn, f"special_{name}", differentiable=False))
+        takes_out(fn, f"special_{name}", elementwise=True, differentiable=False))
 
 
 class _Forms(Op):

@@ -163,7 +163,9 @@ def chunk_with(fn: str, input: Tensor, chunks: int, dim: int, op: type[Op] | Non
     d = _split_dim("chunk", input, dim)
     if input.shape[d] == 0 and chunks > _VECTOR_MAX:  # (torch's vector of pieces)
         raise RuntimeError("cannot create std::vector larger than max_size()")
-    if input.shape[d] == 0 and op is None:  # as torch: ``chunks`` empty pieces
+    if input.shape[d] == 0 and op is not None:  # as torch: ``chunks`` empty pieces (of
+        return op.with_sizes.apply(input, sizes=(0,) * chunks, dim=d)  # split_with_sizes)
+    if input.shape[d] == 0:
         return mark_multi_output(SplitWithSizes.apply(input, sizes=(0,) * chunks, dim=d))
     total = input.shape[d] + chunks - 1  # torch's ceil division, in int64: it may wrap
     if total > _args.INT64_MAX:

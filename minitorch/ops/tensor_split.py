@@ -15,10 +15,10 @@ from typing import Any
 from .. import _args, _call_form
 from .._tensor import Tensor
 from .shape import Slice
-from .split import Split, _equal_pieces, _split_dim, chunk_with
+from .split import Split, SplitWithSizes, _equal_pieces, _split_dim, chunk_with
 
-__all__ = ["UnsafeSplit", "dsplit", "hsplit", "tensor_split", "unsafe_chunk", "unsafe_split",
-           "vsplit"]
+__all__ = ["UnsafeSplit", "UnsafeSplitWithSizes", "dsplit", "hsplit", "tensor_split",
+           "unsafe_chunk", "unsafe_split", "vsplit"]
 
 _SIGNATURES = ("tuple of ints indices, int dim = 0",
                "Tensor tensor_indices_or_sections, int dim = 0", "int sections, int dim = 0")
@@ -108,9 +108,15 @@ def tensor_split(input: Tensor, indices_or_sections: Any = _args.OMITTED, /, dim
                  for start, end in bounds)
 
 
+class UnsafeSplitWithSizes(SplitWithSizes):
+    node_name = "UnsafeSplitWithSizesBackward0"
+    _profile_name = "aten::unsafe_split_with_sizes"
+
+
 class UnsafeSplit(Split):
     node_name = "UnsafeSplitBackward0"
     _profile_name = "aten::unsafe_split"
+    with_sizes = UnsafeSplitWithSizes  # (unsafe_chunk's of an empty dim)
 
 
 def unsafe_split(input: Tensor, split_size: int, dim: int = 0) -> tuple:

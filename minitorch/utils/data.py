@@ -60,18 +60,16 @@ class Dataset:
         return ConcatDataset([self, other])
 
 
-class IterableDataset(Dataset):
+class IterableDataset(Dataset, Iterable):
     """A stream of samples: ``__iter__`` yields them; a ``DataLoader`` batches them in the
-    order they come (no sampler, no shuffle).
+    order they come (no sampler, no shuffle). As torch's, an ``Iterable`` whose ``__iter__``
+    is abstract: only a subclass that defines it makes datasets.
 
     >>> class Count(IterableDataset):
     ...     def __iter__(self): return iter(range(5))
     >>> [b.tolist() for b in DataLoader(Count(), batch_size=2)]
     [[0, 1], [2, 3], [4]]
     """
-
-    def __iter__(self) -> Iterator[Any]:
-        raise NotImplementedError("Subclasses of IterableDataset should implement __iter__.")
 
 
 class ConcatDataset(Dataset):
