@@ -437,7 +437,7 @@ class Tensor(metaclass=_TensorType):
             return strides_contiguous(self._data.shape, strides)
         return _layout.dense_in_order(self._data.shape, strides, order)
 
-    def contiguous(self, memory_format: Any = None) -> Tensor:
+    def contiguous(self, *, memory_format: Any = None) -> Tensor:
         """The tensor itself when contiguous, else a contiguous copy (``CloneBackward0``).
 
         >>> minitorch.ones(2, 3).t().contiguous().view(-1).shape
