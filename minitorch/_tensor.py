@@ -652,9 +652,11 @@ class Tensor(metaclass=_TensorType):
         return _inheriting_inference(t, self)
 
     def _memory_root(self) -> Tensor:
-        """The tensor whose memory is this one's storage (itself where it owns it)."""
+        """The tensor whose memory is this one's storage (itself where it owns it); a view's
+        base's, which is a tensor outside the graph over another's memory for a view of
+        ``detach()``."""
         if self._view_of is not None:
-            return self._view_of[0]
+            return self._view_of[0]._memory_root()  # (a base is no view: one step)
         return self._memory if self._memory is not None else self
 
     def storage_offset(self) -> int:

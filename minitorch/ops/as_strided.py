@@ -44,12 +44,6 @@ def _storage(t: Tensor) -> Any:
     return flat
 
 
-def _offset(t: Tensor) -> int:
-    """``t``'s storage offset (:meth:`Tensor.storage_offset`; 0 for an empty tensor, whose
-    array may lie anywhere)."""
-    return t.storage_offset() if t.numel() else 0
-
-
 def _positions(xp: Any, sizes: tuple, strides: tuple, offset: int) -> Any:
     """The storage position of every element of the geometry, as an array of ``sizes``."""
     out = xp.full(sizes, offset, dtype=xp.int64)
@@ -67,7 +61,7 @@ class AsStrided(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, sizes: tuple, strides: tuple, offset: int) -> Tensor:
         ctx.geometry = (sizes, strides, offset)
-        ctx.input_geometry = (tuple(a.shape), tuple(a.stride()), _offset(a))
+        ctx.input_geometry = (tuple(a.shape), tuple(a.stride()), a.storage_offset())
         return a._view(backend.strided_view(_storage(a), offset, sizes, strides))
 
     @staticmethod
@@ -127,7 +121,7 @@ def _geometry(fn: str, input: Tensor, size: Any, stride: Any, storage_offset: An
     _args.tensor_args(fn, (input, "input", 1))
     sizes = _args.int_tuple(fn, size, "size", 2)
     strides = _args.int_tuple(fn, stride, "stride", 3)
-    offset = _offset(input) if storage_offset is None else \
+    offset = input.storage_offset() if storage_offset is None else \
         _args.integer(fn, storage_offset, "storage_offset", 4)
     inplace = fn.endswith("_")
     if inplace:
