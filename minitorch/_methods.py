@@ -178,7 +178,7 @@ def _reshaped(self: Tensor, target: tuple) -> Tensor:
 
 def _viewable(self: Tensor, target: tuple) -> bool:
     strides = None if is_c_contiguous(self._data) else element_strides(self._data)
-    return strides is None or view_strides(self._data.shape, strides, target)
+    return strides is None or view_strides(self._data.shape, strides, target) is not None
 
 
 def view(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:

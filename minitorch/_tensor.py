@@ -745,6 +745,8 @@ class Tensor(metaclass=_TensorType):
     def _view(self, array: Any) -> Tensor:
         """A tensor over (part of) this tensor's memory: it shares the version counter."""
         t = Tensor._make(array)
+        t._data = array  # the op's strides, all zeros too (an expanded empty view's; a new
+        # array's, numpy's for no elements, get contiguous ones)
         t._version_counter = self._version_counter
         root = self._view_of[0] if self._view_of is not None else self
         t._view_of = (root, self._version_counter.value)
@@ -1661,16 +1663,22 @@ def strides_contiguous(shape: tuple, strides: tuple) -> bool:
     return True
 
 
-def view_strides(shape: tuple, strides: tuple, target: tuple) -> bool:
-    """True if a tensor of ``shape`` and element ``strides`` can be viewed as ``target``
-    without a copy (torch's computeStride: each run of target dims must fit in one
-    contiguous chunk of the original dims).
+def view_strides(shape: tuple, strides: tuple, target: tuple) -> tuple | None:
+    """torch's strides (its computeStride) of a tensor of ``shape`` and element ``strides``
+    viewed as ``target``, or None where no view is possible (a run of target dims must fit
+    in one contiguous chunk of the original dims); a dim of size one takes the stride of
+    the chunk it falls in, which numpy's reshape may choose otherwise.
 
     >>> view_strides((2, 3), (3, 1), (6,)), view_strides((3, 2), (1, 3), (6,))
-    (True, False)
+    ((1,), None)
+    >>> view_strides((3, 5, 1), (1, 3, 15), (3, 1, 5, 1))
+    (1, 15, 3, 15)
     """
-    if not shape or 0 in shape:
-        return True
+    if not shape:
+        return (1,) * len(target)
+    if 0 in shape:
+        return strides if shape == target else backend.contiguous_strides(target)
+    out = [0] * len(target)
     view_d = len(target) - 1
     chunk_stride = strides[-1]
     tensor_numel = view_numel = 1
@@ -1678,14 +1686,15 @@ def view_strides(shape: tuple, strides: tuple, target: tuple) -> bool:
         tensor_numel *= shape[d]
         if d == 0 or (shape[d - 1] != 1 and strides[d - 1] != tensor_numel * chunk_stride):
             while view_d >= 0 and (view_numel < tensor_numel or target[view_d] == 1):
+                out[view_d] = view_numel * chunk_stride
                 view_numel *= target[view_d]
                 view_d -= 1
             if view_numel != tensor_numel:
-                return False
+                return None
             if d > 0:
                 chunk_stride = strides[d - 1]
                 tensor_numel = view_numel = 1
-    return view_d == -1
+    return tuple(out) if view_d == -1 else None
 
 
 def expandable_to(shape: tuple, target: tuple) -> bool:

@@ -21,7 +21,6 @@ from ..backend import (
     copy_preserving_layout,
     element_strides,
     getitem,
-    is_c_contiguous,
     namespace,
     placed,
     restrided,
@@ -38,12 +37,16 @@ class View(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, shape: tuple) -> Tensor:
         ctx.shape = a._data.shape  # the shape is resolved and checked (_methods._resolve)
-        strides = None if is_c_contiguous(a._data) else element_strides(a._data)
-        if strides is not None and not view_strides(a._data.shape, strides, shape):
+        array = a._xp.reshape(a._data, shape)
+        strides = element_strides(a._data)
+        if strides is None:  # a library without strides
+            return a._view(array)
+        wanted = view_strides(a._data.shape, strides, shape)
+        if wanted is None:
             # reshape where the strides allow no view: a copy, as torch's (its own memory
             # and version counter; an in-place op on it leaves ``a`` alone)
-            return wrap(a._xp.reshape(a._data, shape))
-        return a._view(a._xp.reshape(a._data, shape))
+            return wrap(array)
+        return a._view(_strided_as(array, wanted))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
