@@ -20,7 +20,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from . import _args, _batched_function, _call_form, _layout, backend
+from . import _args, _batched_function, _call_form, _layout, _storage, backend
 from . import _dtype as D
 from ._creation import (
     _CREATION_KEYWORDS,
@@ -761,7 +761,7 @@ def _storage_from(t: Tensor) -> Any:
     root = t._memory_root()
     if root is t or backend.address(t._data) is None or not root.is_contiguous():
         return xp.reshape(t._data, (-1,))
-    return xp.reshape(root._data, (-1,))[t.storage_offset():]
+    return _storage.storage_elements(t)[t.storage_offset():]  # (as t's dtype)
 
 
 def resize_as_(input: Tensor, the_template: Tensor, *, memory_format: Any = None) -> Tensor:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args, _call_form, backend
-from .._storage import storage_root
+from .._storage import storage_elements, storage_root
 from .._tensor import Tensor, check_inplace_allowed
 from ._base import Op, wrap
 from .inplace_more import IndexAdd
@@ -33,9 +33,9 @@ __all__ = ["METHODS", "AsStrided", "AsStridedInplace", "as_strided", "as_strided
 
 
 def _storage(t: Tensor) -> Any:
-    """The 1-d view of the memory ``t`` lives in (its root tensor's array), or minitorch's
-    refusal where numpy cannot show that memory as one array."""
-    flat = backend.storage_view(storage_root(t)._data)
+    """The 1-d view of the memory ``t`` lives in, as ``t``'s dtype (:func:`storage_elements`),
+    or minitorch's refusal where numpy cannot show that memory as one array."""
+    flat = storage_elements(t)
     if flat is None:
         raise RuntimeError("minitorch cannot take an as_strided view here: the tensor's memory "
                            "is not one dense block that this array library can re-stride "
