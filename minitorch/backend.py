@@ -623,18 +623,23 @@ def dense_strides(sizes: tuple, *strides: tuple) -> tuple:
 
 def copy_preserving_layout(xp: Any, array: Any) -> Any:
     """A copy of ``array`` laid out as torch's ``clone()`` lays it out: the same strides when
-    it is dense, else :func:`dense_strides` (numpy's own order puts a broadcast dim last).
+    it is dense (a dim of size one's too) or empty, else :func:`dense_strides` (numpy's own
+    order puts a broadcast dim last).
 
     >>> copy_preserving_layout(np, np.broadcast_to(np.ones((2, 1, 3)), (2, 3, 3))).strides
     (72, 24, 8)
     """
     strides = element_strides(array)
-    if strides is None or array.flags.c_contiguous or array.flags.f_contiguous:
-        return xp.asarray(array, copy=True)
-    wanted = dense_strides(array.shape, strides)
-    buffer = xp.empty(max(array.size, 1), dtype=array.dtype)
-    out = xp.lib.stride_tricks.as_strided(
-        buffer, array.shape, tuple(s * array.itemsize for s in wanted))
+    out = xp.asarray(array, copy=True)
+    if strides is None:
+        return out
+    kept = not array.size or is_dense(array.shape, strides)
+    wanted = strides if kept else dense_strides(array.shape, strides)
+    if element_strides(out) == wanted:
+        return out
+    if not array.size:
+        return restrided(out, wanted)
+    out = strided_zeros(xp, array.shape, wanted, array.dtype)
     out[...] = array
     return out
 
