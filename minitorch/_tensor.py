@@ -270,6 +270,15 @@ class Tensor(metaclass=_TensorType):
         t._init(array)
         return t
 
+    @classmethod
+    def _over(cls, array: Any) -> Tensor:
+        """``_make`` for an array over memory another tensor has: its strides kept, all zeros
+        too (an expanded empty view's; a new array's, numpy's for no elements, get
+        contiguous ones)."""
+        t = cls._make(array)
+        t._data = array
+        return t
+
     # ---- basic properties -------------------------------------------------------------
     @property
     def _xp(self) -> Any:
@@ -744,9 +753,7 @@ class Tensor(metaclass=_TensorType):
 
     def _view(self, array: Any) -> Tensor:
         """A tensor over (part of) this tensor's memory: it shares the version counter."""
-        t = Tensor._make(array)
-        t._data = array  # the op's strides, all zeros too (an expanded empty view's; a new
-        # array's, numpy's for no elements, get contiguous ones)
+        t = Tensor._over(array)
         t._version_counter = self._version_counter
         root = self._view_of[0] if self._view_of is not None else self
         t._view_of = (root, self._version_counter.value)

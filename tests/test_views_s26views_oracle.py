@@ -53,6 +53,13 @@ GEOMETRY = [
     "M.arange(1.).expand(0)",
     "M.arange(1.).expand(0).flatten()",
     "M.arange(1.).as_strided((0,), (0,))",
+    "M.arange(1.).expand(0).t_()",
+    "M.arange(1.).expand(2, 0).transpose_(0, 1)",
+    # clone keeps a dense or empty tensor's strides
+    "M.zeros(1, 3).t().clone()",
+    "M.zeros(3, 1).t().clone()",
+    "M.zeros(0, 4).broadcast_to(2, 0, 4).clone()",
+    "M.zeros(0, 4, 4, 6)[..., ::2].clone()",
     # as_strided and resize_ of a view(dtype) read its storage as that dtype
     "M.arange(4.).view(M.int32).as_strided((2,), (2,))",
     "M.arange(4.)[1:].view(M.int16).as_strided((2,), (2,))",
