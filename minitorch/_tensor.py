@@ -655,7 +655,7 @@ class Tensor(metaclass=_TensorType):
     def _sharing(self, array: Any) -> Tensor:
         """A tensor over ``array``, this one's memory (perhaps read as another dtype), outside
         the graph: same storage and version counter."""
-        t = Tensor._make(array)
+        t = Tensor._over(array)
         t._version_counter = self._version_counter
         t._memory = self._memory_root()
         return _inheriting_inference(t, self)
@@ -664,9 +664,11 @@ class Tensor(metaclass=_TensorType):
         """The tensor whose memory is this one's storage (itself where it owns it); a view's
         base's, which is a tensor outside the graph over another's memory for a view of
         ``detach()``."""
+        if self._memory is not None:  # (a view given another storage: set_, resize_)
+            return self._memory
         if self._view_of is not None:
             return self._view_of[0]._memory_root()  # (a base is no view: one step)
-        return self._memory if self._memory is not None else self
+        return self
 
     def storage_offset(self) -> int:
         """Where this tensor's first element lies in its storage, in elements.
@@ -756,6 +758,8 @@ class Tensor(metaclass=_TensorType):
         t = Tensor._over(array)
         t._version_counter = self._version_counter
         root = self._view_of[0] if self._view_of is not None else self
+        if self._view_of is not None:  # (a view given another storage: its)
+            t._memory = self._memory
         t._view_of = (root, self._version_counter.value)
         state, parent = grad_mode._state, self._view_creation
         # torch's CreationMeta: the mode's, unless the parent view's says more

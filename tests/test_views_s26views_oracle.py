@@ -68,6 +68,13 @@ GEOMETRY = [
     "M.arange(4.).view(M.uint8).as_strided((17,), (1,))",
     "M.arange(4.).view(M.int32).resize_(2)",
     "M.arange(4.)[1:].view(M.int32).resize_(2)",
+    # resize_ keeps a view's offset as its storage grows, and a storage does not shrink
+    "M.arange(4.)[1:].resize_(5)[:3]",
+    "M.arange(4.)[1:].resize_(5).untyped_storage().nbytes()",
+    "M.arange(4.).resize_(2).untyped_storage().nbytes()",
+    "M.arange(4.).resize_(0).as_strided((), ())",
+    "M.arange(4.)[1:].view(M.int32).resize_(5)[:3]",
+    "M.arange(1.).expand(0).detach()",
     # refusals
     "M.view_as_real(M.ones(2))",
     "M.view_as_real(1)",
