@@ -746,7 +746,7 @@ def resize_(self: Tensor, *sizes: Any) -> Tensor:
                                                dtype=storage.dtype)])
     if grows or self._memory_root() is self:  # a storage that does not shrink
         self._memory = Tensor._make(storage)
-    self._data = xp.reshape(storage[start:start + count], shape)
+    self._data = xp.reshape(backend.placed(storage[start:start + count], storage, start), shape)
     self._version_counter.value += 1
     return self
 

@@ -763,7 +763,7 @@ def set_(self: Tensor, source: Any = None) -> Tensor:
         recorded = SetNotImplemented.on(old, *operands[1:])
         self._take_grad_fn(recorded._grad_fn, recorded._output_nr)
     self._data = array
-    root = None if source is None else source._memory_root()
+    root = Tensor._over(array) if source is None else source._memory_root()
     self._memory = None if root is self else root  # its storage now: where it lies in it
     self._version_counter.value += 1
     return self

@@ -75,6 +75,9 @@ GEOMETRY = [
     "M.arange(4.).resize_(0).as_strided((), ())",
     "M.arange(4.)[1:].view(M.int32).resize_(5)[:3]",
     "M.arange(1.).expand(0).detach()",
+    "M.arange(4.)[3:].reshape(1).resize_(1, 0)",
+    "M.arange(1.).expand(3).unsqueeze_(-2).set_().resize_(2, 1, 2).storage_offset()",
+    "M.arange(8.)[2:].view(2, 3).set_(M.arange(3.)[1:])",
     # refusals
     "M.view_as_real(M.ones(2))",
     "M.view_as_real(1)",
