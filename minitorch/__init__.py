@@ -72,7 +72,7 @@ from ._alpha_first import alpha_first
 from ._as_tensor import as_tensor, asarray
 from ._attributes import get_device, imag, is_complex, is_nonzero, is_same_size, is_signed, real
 from ._compile import compile
-from ._complex import complex, polar
+from ._complex import complex, polar, view_as_complex, view_as_real
 from ._creation import (
     arange,
     empty,

@@ -1,4 +1,5 @@
-"""torch's ``complex`` and ``polar``, which build a complex tensor from two real ones.
+"""torch's ``complex`` and ``polar``, which build a complex tensor from two real ones, and
+``view_as_real`` and ``view_as_complex``, which read a tensor's memory as the other kind.
 minitorch has no complex dtypes: it checks their arguments in torch's order, so that bad
 input gets torch's error, and refuses what torch would turn into a complex tensor.
 
@@ -16,7 +17,7 @@ from . import _args
 from ._tensor import Tensor, broadcast_shapes
 from .autograd.grad_mode import is_grad_enabled
 
-__all__ = ["complex", "polar"]
+__all__ = ["complex", "polar", "view_as_complex", "view_as_real"]
 
 _PARTS = ("float16", "float32", "float64")
 
@@ -40,6 +41,45 @@ def polar(abs: Tensor, angle: Tensor, *, out: Tensor | None = None) -> Tensor:
     TypeError: polar(): argument 'angle' (position 2) must be Tensor, not float
     """
     _refuse("polar", (abs, "abs"), (angle, "angle"), out)
+
+
+def view_as_real(input: Tensor) -> Tensor:
+    """A complex tensor's memory as real pairs: every minitorch tensor is real, so torch's
+    refusal of a real one.
+
+    >>> minitorch.view_as_real(minitorch.ones(2))
+    Traceback (most recent call last):
+    RuntimeError: view_as_real is only supported for complex tensors
+    """
+    _args.tensor_args("view_as_real", (input, "input", 1))
+    raise RuntimeError("view_as_real is only supported for complex tensors")
+
+
+def view_as_complex(input: Tensor) -> Tensor:
+    """A real tensor's last dim of two as one complex number: refused after torch's checks
+    of the memory it would read, minitorch has no complex dtypes.
+
+    >>> minitorch.view_as_complex(minitorch.ones(2, 3))
+    Traceback (most recent call last):
+    RuntimeError: Tensor must have a last dimension of size 2
+    """
+    _args.tensor_args("view_as_complex", (input, "input", 1))
+    if input.dtype.name not in _PARTS:
+        raise RuntimeError("view_as_complex is only supported for half, float and double "
+                           f"tensors, but got a tensor of scalar type: {_args.legacy(input.dtype)}")
+    if input.dim() == 0:
+        raise RuntimeError("Input tensor must have one or more dimensions")
+    if input.shape[-1] != 2:
+        raise RuntimeError("Tensor must have a last dimension of size 2")
+    strides = input.stride()
+    if strides[-1] != 1:
+        raise RuntimeError("Tensor must have a last dimension with stride 1")
+    if any(s % 2 for s in strides[:-1]):
+        raise RuntimeError("Tensor must have a stride divisible by 2 for all but last dimension")
+    if input.storage_offset() % 2:
+        raise RuntimeError("Tensor must have a storage_offset divisible by 2")
+    raise NotImplementedError("minitorch has no complex dtypes: torch.view_as_complex would "
+                              f"return a Complex{_args.legacy(input.dtype)} tensor")
 
 
 def _refuse(fn: str, first: tuple, second: tuple, out: Any) -> Any:

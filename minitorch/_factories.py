@@ -20,7 +20,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from . import _args, _batched_function, _call_form, _layout, backend
+from . import _args, _batched_function, _call_form, _layout, _storage, backend
 from . import _dtype as D
 from ._creation import (
     _CREATION_KEYWORDS,
@@ -734,33 +734,37 @@ def resize_(self: Tensor, *sizes: Any) -> Tensor:
         return self
     _args.check_numel(shape)
     count = math.prod(shape)
-    xp = self._xp
-    flat = _storage_from(self)
-    if count > flat.shape[0] and backend.is_borrowed(self._data):  # from_numpy's memory
+    storage, start = _storage_from(self)
+    grows = count > storage.shape[0] - start
+    if grows and backend.is_borrowed(self._data):  # from_numpy's memory
         raise RuntimeError("Trying to resize storage that is not resizable")  # cannot grow
     _args.check_alloc(shape, self.dtype.itemsize)  # its storage's bytes, as torch's
-    if count > flat.shape[0]:
-        flat = xp.concat([flat, xp.zeros(count - flat.shape[0], dtype=flat.dtype)])
-    self._data = xp.reshape(flat[:count], shape)
+    xp = self._xp
+    if grows:  # torch's storage grows, its values first (this tensor keeps its offset)
+        storage = xp.concat([storage, xp.zeros(start + count - storage.shape[0],
+                                               dtype=storage.dtype)])
+    if grows or self._memory_root() is self:  # a storage that does not shrink
+        self._memory = Tensor._make(storage)
+    self._data = xp.reshape(backend.placed(storage[start:start + count], storage, start), shape)
     self._version_counter.value += 1
     return self
 
 
-def _storage_from(t: Tensor) -> Any:
-    """``t``'s storage from its first element on, which torch's ``resize_`` lays its new shape
-    over (a view's memory past its elements, not its elements in row-major order); its own
-    elements where it owns its memory, or where its storage is laid out otherwise or at no
-    address the library tells.
+def _storage_from(t: Tensor) -> tuple:
+    """``t``'s storage as one 1-d array of its dtype and where ``t`` starts in it, which torch's
+    ``resize_`` lays its new shape over (a view's memory past its elements, not its elements
+    in row-major order); its own elements where it owns its memory, or where its storage is
+    laid out otherwise or at no address the library tells.
 
     >>> x = minitorch.arange(3.)
-    >>> _storage_from(x[1:2].expand(3)).tolist()
-    [1.0, 2.0]
+    >>> storage, start = _storage_from(x[1:2].expand(3))
+    >>> storage.tolist(), start
+    ([0.0, 1.0, 2.0], 1)
     """
-    xp = t._xp
     root = t._memory_root()
     if root is t or backend.address(t._data) is None or not root.is_contiguous():
-        return xp.reshape(t._data, (-1,))
-    return xp.reshape(root._data, (-1,))[t.storage_offset():]
+        return t._xp.reshape(t._data, (-1,)), 0
+    return _storage.storage_elements(t), t.storage_offset()
 
 
 def resize_as_(input: Tensor, the_template: Tensor, *, memory_format: Any = None) -> Tensor:

@@ -26,6 +26,7 @@ from . import (
     _factories,
     _random,
     _storage,
+    backend,
     overrides,
 )
 from . import _dtype as D
@@ -176,7 +177,7 @@ def _reshaped(self: Tensor, target: tuple) -> Tensor:
 
 def _viewable(self: Tensor, target: tuple) -> bool:
     strides = None if is_c_contiguous(self._data) else element_strides(self._data)
-    return strides is None or view_strides(self._data.shape, strides, target)
+    return strides is None or view_strides(self._data.shape, strides, target) is not None
 
 
 def view(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
@@ -750,7 +751,8 @@ def set_(self: Tensor, source: Any = None) -> Tensor:
         raise RuntimeError(f"Could not set tensor of type {source.dtype.c_type} to a tensor "
                            f"of type {self.dtype.c_type}")
     check_inplace_allowed(self)
-    array = self._xp.empty((0,), dtype=self._data.dtype) if source is None else source._data
+    array = backend.restrided(self._xp.empty((0,), dtype=self._data.dtype), (1,)) \
+        if source is None else source._data
     operands = (self,) if source is None else (self, source)
     if grad_mode._state.grad_enabled and any(t.requires_grad for t in operands):
         old = self._detached_copy()
@@ -760,6 +762,8 @@ def set_(self: Tensor, source: Any = None) -> Tensor:
         recorded = SetNotImplemented.on(old, *operands[1:])
         self._take_grad_fn(recorded._grad_fn, recorded._output_nr)
     self._data = array
+    root = Tensor._over(array) if source is None else source._memory_root()
+    self._memory = None if root is self else root  # its storage now: where it lies in it
     self._version_counter.value += 1
     return self
 

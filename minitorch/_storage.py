@@ -14,15 +14,31 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import backend
 from ._warn_once import warn_once
 
 __all__ = ["TypedStorage", "UntypedStorage", "is_shared", "share_memory_", "storage",
-           "storage_root", "untyped_storage"]
+           "storage_elements", "storage_root", "untyped_storage"]
 
 
 def storage_root(t: Any) -> Any:
     """The tensor whose memory ``t`` lives in: its base if it is a view, else itself."""
     return t._memory_root()
+
+
+def storage_elements(t: Any) -> Any:
+    """The memory ``t`` lives in as one 1-d array in address order, read as ``t``'s dtype (a
+    ``view(dtype)`` reads its storage so); None where the array library cannot show it as one
+    (see :func:`backend.storage_view`).
+
+    >>> x = minitorch.arange(2.)
+    >>> storage_elements(x.view(minitorch.int16)[1:]).tolist()
+    [0, 0, 0, 16256]
+    """
+    flat = backend.storage_view(storage_root(t)._data)
+    if flat is not None and flat.dtype != t._data.dtype:
+        flat = backend.reinterpret(flat, t._data.dtype)
+    return flat
 
 
 class UntypedStorage:

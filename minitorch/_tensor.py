@@ -270,6 +270,15 @@ class Tensor(metaclass=_TensorType):
         t._init(array)
         return t
 
+    @classmethod
+    def _over(cls, array: Any) -> Tensor:
+        """``_make`` for an array over memory another tensor has: its strides kept, all zeros
+        too (an expanded empty view's; a new array's, numpy's for no elements, get
+        contiguous ones)."""
+        t = cls._make(array)
+        t._data = array
+        return t
+
     # ---- basic properties -------------------------------------------------------------
     @property
     def _xp(self) -> Any:
@@ -442,7 +451,7 @@ class Tensor(metaclass=_TensorType):
             return strides_contiguous(self._data.shape, strides)
         return _layout.dense_in_order(self._data.shape, strides, order)
 
-    def contiguous(self, memory_format: Any = None) -> Tensor:
+    def contiguous(self, *, memory_format: Any = None) -> Tensor:
         """The tensor itself when contiguous, else a contiguous copy (``CloneBackward0``).
 
         >>> minitorch.ones(2, 3).t().contiguous().view(-1).shape
@@ -651,16 +660,20 @@ class Tensor(metaclass=_TensorType):
     def _sharing(self, array: Any) -> Tensor:
         """A tensor over ``array``, this one's memory (perhaps read as another dtype), outside
         the graph: same storage and version counter."""
-        t = Tensor._make(array)
+        t = Tensor._over(array)
         t._version_counter = self._version_counter
         t._memory = self._memory_root()
         return _inheriting_inference(t, self)
 
     def _memory_root(self) -> Tensor:
-        """The tensor whose memory is this one's storage (itself where it owns it)."""
+        """The tensor whose memory is this one's storage (itself where it owns it); a view's
+        base's, which is a tensor outside the graph over another's memory for a view of
+        ``detach()``."""
+        if self._memory is not None:  # (a view given another storage: set_, resize_)
+            return self._memory
         if self._view_of is not None:
-            return self._view_of[0]
-        return self._memory if self._memory is not None else self
+            return self._view_of[0]._memory_root()  # (a base is no view: one step)
+        return self
 
     def storage_offset(self) -> int:
         """Where this tensor's first element lies in its storage, in elements.
@@ -747,9 +760,11 @@ class Tensor(metaclass=_TensorType):
 
     def _view(self, array: Any) -> Tensor:
         """A tensor over (part of) this tensor's memory: it shares the version counter."""
-        t = Tensor._make(array)
+        t = Tensor._over(array)
         t._version_counter = self._version_counter
         root = self._view_of[0] if self._view_of is not None else self
+        if self._view_of is not None:  # (a view given another storage: its)
+            t._memory = self._memory
         t._view_of = (root, self._version_counter.value)
         state, parent = grad_mode._state, self._view_creation
         # torch's CreationMeta: the mode's, unless the parent view's says more
@@ -1668,16 +1683,22 @@ def strides_contiguous(shape: tuple, strides: tuple) -> bool:
     return True
 
 
-def view_strides(shape: tuple, strides: tuple, target: tuple) -> bool:
-    """True if a tensor of ``shape`` and element ``strides`` can be viewed as ``target``
-    without a copy (torch's computeStride: each run of target dims must fit in one
-    contiguous chunk of the original dims).
+def view_strides(shape: tuple, strides: tuple, target: tuple) -> tuple | None:
+    """torch's strides (its computeStride) of a tensor of ``shape`` and element ``strides``
+    viewed as ``target``, or None where no view is possible (a run of target dims must fit
+    in one contiguous chunk of the original dims); a dim of size one takes the stride of
+    the chunk it falls in, which numpy's reshape may choose otherwise.
 
     >>> view_strides((2, 3), (3, 1), (6,)), view_strides((3, 2), (1, 3), (6,))
-    (True, False)
+    ((1,), None)
+    >>> view_strides((3, 5, 1), (1, 3, 15), (3, 1, 5, 1))
+    (1, 15, 3, 15)
     """
-    if not shape or 0 in shape:
-        return True
+    if not shape:
+        return (1,) * len(target)
+    if 0 in shape:
+        return strides if shape == target else backend.contiguous_strides(target)
+    out = [0] * len(target)
     view_d = len(target) - 1
     chunk_stride = strides[-1]
     tensor_numel = view_numel = 1
@@ -1685,14 +1706,15 @@ def view_strides(shape: tuple, strides: tuple, target: tuple) -> bool:
         tensor_numel *= shape[d]
         if d == 0 or (shape[d - 1] != 1 and strides[d - 1] != tensor_numel * chunk_stride):
             while view_d >= 0 and (view_numel < tensor_numel or target[view_d] == 1):
+                out[view_d] = view_numel * chunk_stride
                 view_numel *= target[view_d]
                 view_d -= 1
             if view_numel != tensor_numel:
-                return False
+                return None
             if d > 0:
                 chunk_stride = strides[d - 1]
                 tensor_numel = view_numel = 1
-    return view_d == -1
+    return tuple(out) if view_d == -1 else None
 
 
 def expandable_to(shape: tuple, target: tuple) -> bool:

@@ -380,9 +380,11 @@ def writable(array: Any, aliased: bool = False) -> Any:
     >>> writable(np.broadcast_to(np.ones(3), (2, 3))) is None
     True
     """
+    if not array.size:  # nothing to write, nor to overlap: a writeable one where it is
+        return _interfaced(array, address(array), False)
     overlaps = not aliased and _overlapping(array.shape, array.strides)
-    if array.size and (overlaps or any(step < 0 for step in array.strides)):  # (an empty one
-        return None  # has nothing to overlap)
+    if overlaps or any(step < 0 for step in array.strides):
+        return None
     owner = array.base  # through the views, and as_strided's stand-ins, to the owner
     while owner is not None and not (isinstance(owner, np.ndarray) and owner.base is None):
         owner = getattr(owner, "base", None)
@@ -514,6 +516,36 @@ def restrided(array: Any, strides: tuple) -> Any:
     return tricks.as_strided(array, array.shape, tuple(s * array.itemsize for s in strides))
 
 
+class _Placed:
+    """An array interface at another address (numpy's own ``as_strided`` builds one so)."""
+
+    def __init__(self, interface: dict, base: Any) -> None:
+        self.__array_interface__, self.base = interface, base
+
+
+def placed(array: Any, origin: Any, elements: int) -> Any:
+    """The empty ``array`` at ``elements`` elements past ``origin``'s first element, where
+    torch's view of no elements lies in its storage (numpy's keeps its base's address, its
+    own is never read); non-empty ones, and those of a library without addresses, as they are.
+
+    >>> a = np.zeros(4)
+    >>> address(placed(a[4:], a, 4)) - address(a)
+    32
+    """
+    if array.size or not isinstance(array, np.ndarray):
+        return array
+    return _interfaced(array, address(origin) + elements * array.itemsize,
+                       not array.flags.writeable)
+
+
+def _interfaced(array: Any, at: int, read_only: bool) -> Any:
+    """The empty numpy ``array`` (its shape, dtype and strides) at address ``at``."""
+    interface = dict(array.__array_interface__, strides=array.strides)  # (None: contiguous,
+    # as numpy takes every empty array, for which it would make its own strides)
+    interface["data"] = (at, read_only)
+    return np.asarray(_Placed(interface, array))
+
+
 def element_strides(array: Any) -> tuple | None:
     """The strides of ``array`` in elements (numpy and CuPy), or None for a library that
     does not expose them (such arrays are taken as contiguous).
@@ -555,7 +587,8 @@ def strided_view(flat: Any, offset: int, sizes: tuple, strides: tuple) -> Any:
     """
     tricks = np.lib.stride_tricks if isinstance(flat, np.ndarray) else \
         importlib.import_module("cupy.lib.stride_tricks")
-    return tricks.as_strided(flat[offset:], sizes, byte_strides(sizes, strides, flat.itemsize))
+    return tricks.as_strided(placed(flat[offset:], flat, offset), sizes,
+                             byte_strides(sizes, strides, flat.itemsize))
 
 
 def byte_strides(sizes: tuple, strides: tuple, itemsize: int) -> tuple:
@@ -590,18 +623,23 @@ def dense_strides(sizes: tuple, *strides: tuple) -> tuple:
 
 def copy_preserving_layout(xp: Any, array: Any) -> Any:
     """A copy of ``array`` laid out as torch's ``clone()`` lays it out: the same strides when
-    it is dense, else :func:`dense_strides` (numpy's own order puts a broadcast dim last).
+    it is dense (a dim of size one's too) or empty, else :func:`dense_strides` (numpy's own
+    order puts a broadcast dim last).
 
     >>> copy_preserving_layout(np, np.broadcast_to(np.ones((2, 1, 3)), (2, 3, 3))).strides
     (72, 24, 8)
     """
     strides = element_strides(array)
-    if strides is None or array.flags.c_contiguous or array.flags.f_contiguous:
-        return xp.asarray(array, copy=True)
-    wanted = dense_strides(array.shape, strides)
-    buffer = xp.empty(max(array.size, 1), dtype=array.dtype)
-    out = xp.lib.stride_tricks.as_strided(
-        buffer, array.shape, tuple(s * array.itemsize for s in wanted))
+    out = xp.asarray(array, copy=True)
+    if strides is None:
+        return out
+    kept = not array.size or is_dense(array.shape, strides)
+    wanted = strides if kept else dense_strides(array.shape, strides)
+    if element_strides(out) == wanted:
+        return out
+    if not array.size:
+        return restrided(out, wanted)
+    out = strided_zeros(xp, array.shape, wanted, array.dtype)
     out[...] = array
     return out
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args, _call_form, backend
-from .._storage import storage_root
+from .._storage import storage_elements, storage_root
 from .._tensor import Tensor, check_inplace_allowed
 from ._base import Op, wrap
 from .inplace_more import IndexAdd
@@ -33,21 +33,15 @@ __all__ = ["METHODS", "AsStrided", "AsStridedInplace", "as_strided", "as_strided
 
 
 def _storage(t: Tensor) -> Any:
-    """The 1-d view of the memory ``t`` lives in (its root tensor's array), or minitorch's
-    refusal where numpy cannot show that memory as one array."""
-    flat = backend.storage_view(storage_root(t)._data)
+    """The 1-d view of the memory ``t`` lives in, as ``t``'s dtype (:func:`storage_elements`),
+    or minitorch's refusal where numpy cannot show that memory as one array."""
+    flat = storage_elements(t)
     if flat is None:
         raise RuntimeError("minitorch cannot take an as_strided view here: the tensor's memory "
                            "is not one dense block that this array library can re-stride "
                            "(numpy and CuPy can, for a tensor that owns its memory or a view "
                            "of one); clone() it first.")
     return flat
-
-
-def _offset(t: Tensor) -> int:
-    """``t``'s storage offset (:meth:`Tensor.storage_offset`; 0 for an empty tensor, whose
-    array may lie anywhere)."""
-    return t.storage_offset() if t.numel() else 0
 
 
 def _positions(xp: Any, sizes: tuple, strides: tuple, offset: int) -> Any:
@@ -67,7 +61,7 @@ class AsStrided(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, sizes: tuple, strides: tuple, offset: int) -> Tensor:
         ctx.geometry = (sizes, strides, offset)
-        ctx.input_geometry = (tuple(a.shape), tuple(a.stride()), _offset(a))
+        ctx.input_geometry = (tuple(a.shape), tuple(a.stride()), a.storage_offset())
         return a._view(backend.strided_view(_storage(a), offset, sizes, strides))
 
     @staticmethod
@@ -127,7 +121,7 @@ def _geometry(fn: str, input: Tensor, size: Any, stride: Any, storage_offset: An
     _args.tensor_args(fn, (input, "input", 1))
     sizes = _args.int_tuple(fn, size, "size", 2)
     strides = _args.int_tuple(fn, stride, "stride", 3)
-    offset = _offset(input) if storage_offset is None else \
+    offset = input.storage_offset() if storage_offset is None else \
         _args.integer(fn, storage_offset, "storage_offset", 4)
     inplace = fn.endswith("_")
     if inplace:

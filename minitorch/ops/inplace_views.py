@@ -64,7 +64,7 @@ def reshape_in_place(self: Tensor, op: Any, **options: Any) -> Tensor:
     if records and self._view_of is not None:
         raise RuntimeError("minitorch does not support recording an in-place view change of a "
                            "view; use the out-of-place operation")
-    alias = Tensor._make(self._data)
+    alias = Tensor._over(self._data)
     alias._memory = self._memory_root()  # (for a view that depends on where it lies)
     if records:
         alias._grad_fn, alias._output_nr = self._grad_fn, self._output_nr

@@ -21,8 +21,8 @@ from ..backend import (
     copy_preserving_layout,
     element_strides,
     getitem,
-    is_c_contiguous,
     namespace,
+    placed,
     restrided,
     to_device,
 )
@@ -37,12 +37,16 @@ class View(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, shape: tuple) -> Tensor:
         ctx.shape = a._data.shape  # the shape is resolved and checked (_methods._resolve)
-        strides = None if is_c_contiguous(a._data) else element_strides(a._data)
-        if strides is not None and not view_strides(a._data.shape, strides, shape):
+        array = a._xp.reshape(a._data, shape)
+        strides = element_strides(a._data)
+        if strides is None:  # a library without strides
+            return a._view(array)
+        wanted = view_strides(a._data.shape, strides, shape)
+        if wanted is None:
             # reshape where the strides allow no view: a copy, as torch's (its own memory
             # and version counter; an in-place op on it leaves ``a`` alone)
-            return wrap(a._xp.reshape(a._data, shape))
-        return a._view(a._xp.reshape(a._data, shape))
+            return wrap(array)
+        return a._view(_strided_as(array, wanted))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -356,7 +360,7 @@ class Unbind(Op):
         views = []
         for i in range(a.shape[dim]):
             index[dim] = i
-            views.append(a._view(a._data[tuple(index)]))
+            views.append(a._view(part(a, tuple(index))))
         return mark_multi_output(tuple(views))  # torch forbids in-place ops on these
 
     @staticmethod
@@ -372,11 +376,37 @@ class _BasicIndex(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, key: tuple) -> Tensor:
         ctx.shape, ctx.key = a.shape, key
-        return a._view(a._data[(*key, ...)])  # the trailing ... keeps 0-d results views
+        return a._view(part(a, key))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return (Embed.apply(g, shape=ctx.shape, key=ctx.key),)
+
+
+def part(a: Tensor, key: tuple) -> Any:
+    """``a``'s array indexed by ``key`` (ints in range and slices, one per leading dim) as a
+    view, 0-d too; one of no elements with torch's strides (numpy keeps a slice's, torch
+    scales it by the step) and placed where torch's lies in the storage: each dim's first
+    index times its stride past ``a``'s first element.
+
+    >>> x = minitorch.arange(6.).view(2, 3)
+    >>> x[2:].storage_offset(), x.unbind()[1].storage_offset(), x[:, 3::2].stride()
+    (6, 3, (3, 2))
+    """
+    array = a._data[(*key, ...)]  # the trailing ... keeps 0-d results views
+    if array.size:
+        return array
+    strides, rest = a.stride(), a.stride()[len(key):]
+    starts = (k.indices(n)[0] if isinstance(k, slice) else k % n for k, n in zip(key, a.shape))
+    offset = sum(i * st for i, st in zip(starts, strides))
+    kept = tuple((st * min(k.step or 1, _args.INT64_MAX) + 2 ** 63) % 2 ** 64 - 2 ** 63
+                 for k, st in zip(key, strides) if isinstance(k, slice)) + rest  # int64's
+    if min(kept, default=0) < 0:
+        raise RuntimeError("as_strided: Negative strides are not supported at the moment, got "
+                           f"strides: {list(kept)}")
+    if max(map(abs, kept), default=0) * array.itemsize <= _args.INT64_MAX:
+        array = _strided_as(array, kept)  # (past int64 bytes numpy holds none)
+    return placed(array, a._data, offset)
 
 
 class Select(_BasicIndex):
@@ -387,21 +417,6 @@ class Select(_BasicIndex):
 class Slice(_BasicIndex):
     node_name = "SliceBackward0"
     _profile_name = "aten::slice"
-
-    @staticmethod
-    def forward(ctx: Any, a: Tensor, *, key: tuple) -> Tensor:
-        ctx.shape, ctx.key = a.shape, key
-        array = a._data[(*key, ...)]
-        if not array.size:  # numpy keeps the stride of a slice of none, torch scales it
-            steps = [min(k.step or 1, _args.INT64_MAX) for k in key] + [1] * (a.dim() - len(key))
-            strides = tuple((st * n + 2 ** 63) % 2 ** 64 - 2 ** 63  # int64's, wrapped
-                            for st, n in zip(a.stride(), steps))
-            if min(strides, default=0) < 0:
-                raise RuntimeError("as_strided: Negative strides are not supported at the "
-                                   f"moment, got strides: {list(strides)}")
-            if max(map(abs, strides), default=0) * array.itemsize <= _args.INT64_MAX:
-                array = _strided_as(array, strides)  # (past int64 bytes numpy holds none)
-        return a._view(array)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

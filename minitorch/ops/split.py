@@ -21,7 +21,7 @@ from typing import Any
 from .. import _args, _call_form
 from .._tensor import Tensor, mark_multi_output
 from ._base import Op, kept, wrap
-from .shape import Select, cat
+from .shape import Select, cat, part
 
 __all__ = ["Repeat", "Split", "SplitWithSizes", "chunk", "repeat", "repeat_interleave",
            "repeat_interleave_method", "select", "select_key", "split", "split_method",
@@ -41,7 +41,7 @@ class SplitWithSizes(Op):
         pieces, start = [], 0
         for size in sizes:
             index[dim] = slice(start, start + size)
-            pieces.append(a._view(a._data[tuple(index)]))
+            pieces.append(a._view(part(a, tuple(index))))
             start += size
         return tuple(pieces)
 
