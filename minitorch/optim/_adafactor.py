@@ -60,6 +60,7 @@ class Adafactor(ElementwiseOptimizer):
 
     _settings = ("lr", "beta2_decay", "eps", "d", "weight_decay", "foreach", "maximize")
     _step_reads_self = False  # torch's step is under no_grad only
+    _loaded_defaults = {"foreach": None}  # torch's __setstate__ adds no other setting
 
     def __init__(self, params: Iterable[Any], lr: float = 1e-2, beta2_decay: float = -0.8,
                  eps: tuple[float | None, float] = (None, 1e-3), d: float = 1.0,
