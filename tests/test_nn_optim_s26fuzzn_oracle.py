@@ -156,3 +156,22 @@ def test_attention_dtypes_as_torch(query: str, mask: str | None, grad: bool) -> 
         f"v = L.arange(30.).reshape(2, 5, 3).cos().to(L.{query})\n"
         f"o = L.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask={m})\n"
         f"R = (o, o.sum().backward() or q.grad) if {grad} else o")
+
+
+@pytest.mark.parametrize("program", [
+    # a half weight takes torch's fbgemm kernel as a float32 one: its words for an index out
+    # of range, and no index past the last offset read
+    "R = L.nn.functional.embedding_bag(L.tensor([1]), L.ones(1, 1, dtype=L.half), "
+    "L.tensor([0, 0]))",
+    "R = L.nn.functional.embedding_bag(L.tensor([[-1]]), L.ones(1, 1, dtype=L.half), "
+    "mode='mean')",
+    "R = L.nn.functional.embedding_bag(L.tensor([[-1]]), L.ones(1, 1, dtype=L.half), "
+    "mode='max')",
+    "R = L.nn.functional.embedding_bag(L.tensor([0, 2, 1, 3, 1]), L.arange(8.).reshape(4, 2)"
+    ".half(), L.tensor([0, 2]), include_last_offset=True)",
+    "R = L.nn.functional.embedding_bag(L.tensor([0, 2, 1, 3, 1]), L.arange(8.).reshape(4, 2)"
+    ".double(), L.tensor([0, 2]), include_last_offset=True)",
+])
+def test_embedding_bag_half_as_torch(program: str) -> None:
+    """embedding_bag of a half weight, as torch's kernel for it."""
+    assert_as_torch(program)
