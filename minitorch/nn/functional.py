@@ -1265,6 +1265,10 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     if input.dim() >= 2 and batch != input.shape[0]:
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
                          f"batch_size ({batch}).")
+    if input.dim() != 4:  # nll_loss_nd's own check; a 4-D input's are nll_loss2d's kernel's
+        _check_spatial_target(input, target, before_dtype=True)
+    if weight is not None:  # autograd's refusal, before the forward kernel's checks
+        not_differentiable(f"nll_loss{'2d' * (input.dim() > 2)}_forward", weight, "weight")
     if target.dim() > 1 and input.dim() <= 2:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if input.dim() >= 2 and target.dim() == 0:  # an empty batch passed the check above
@@ -1340,13 +1344,11 @@ def _check_spatial_target(input: Tensor, target: Tensor, before_dtype: bool) -> 
 
 
 def _check_class_weights(input: Tensor, weight: Tensor | None, classes: int) -> None:
-    """torch's checks of nll_loss's ``weight``: one per class, with no gradient asked for
-    (its dtype is checked after the input's)."""
+    """torch's kernel's checks of nll_loss's ``weight``: one per class (its dtype is checked
+    after the input's)."""
     if weight is None:
         return
     spatial = input.dim() > 2  # torch's nll_loss2d kernel, which counts the weights only
-    # (its autograd wrapper refuses a weight asking for a gradient before the kernel's checks)
-    not_differentiable(f"nll_loss{'2d' * spatial}_forward", weight, "weight")
     if spatial and weight.numel() != classes:
         raise RuntimeError("weight tensor should be defined either for all or no classes")
     if not spatial and (weight.dim() != 1 or weight.numel() != classes):

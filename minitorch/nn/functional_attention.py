@@ -65,6 +65,9 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
                                   scale)
         if fused is not None:  # torch's CPU flash kernel, in its order of rounding
             return wrap(fused)
+    half = query.dtype.name == "float16"  # torch's math path works in float32, then rounds
+    if half:
+        query, key, value = query.float(), key.float(), value.float()
     negative = scale is not None and scale < 0.0
     width = query.shape[-1]  # torch's double arithmetic: an empty width scales by inf
     softmax_scale = (1.0 / math.sqrt(width) if width else math.inf) if scale is None else \
@@ -78,13 +81,14 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
         attn_mask = where(~attn_mask, -math.inf,
                           _creation.tensor(0.0, dtype=query.dtype))
     attn = matmul(query, MulScalar.apply(key.transpose(-2, -1), factor))
-    if attn_mask is not None:
-        attn = attn + attn_mask
+    if attn_mask is not None:  # torch's attn.add_(attn_mask): a float mask of a half query
+        attn = attn.add_(attn_mask)  # is added in the scores' dtype
     attn = SafeSoftmax.apply(attn, dim=attn.dim() - 1)
     if dropout_p > 0.0:  # torch's C++ dropout: its range check is a RuntimeError
         from .functional import _dropout
         attn = _dropout(attn, dropout_p, True)
-    return matmul(attn, value)
+    out = matmul(attn, value)
+    return out.half() if half else out
 
 
 def _records(*tensors: Tensor | None) -> bool:

@@ -204,9 +204,6 @@ def _check_conv(input: Tensor, weight: Tensor, bias: Tensor | None, groups: int,
         raise RuntimeError(f"Given {'transposed=1, ' if transposed else ''}weight of size "
                            f"{list(weight.shape)}, expected bias to be 1-dimensional with "
                            f"{out} elements, but got bias of size {list(bias.shape)} instead")
-    if padding == "same" and 0 in _spread(dilation, weight.dim() - 2):
-        # (after the shapes; a negative one is refused as any padding, above)
-        raise RuntimeError("non-positive dilation is not supported")
     if transposed:  # (a convolution checks the window first: _check_kernel_dtypes)
         _check_onednn_dtypes(input, weight, bias, stride, dilation, groups, output_padding)
 
@@ -413,7 +410,7 @@ def conv_transpose(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None
     onednn = _uses_onednn(input, weight, geometry[0], geometry[2], groups, output_padding)
     _check_transposed(lift(input), lift(weight), seen, seen_padding, groups, onednn)
     out = _transposed_size(tuple(lift(input).shape[2:]), tuple(lift(weight).shape[2:]), seen,
-                           seen_padding, onednn)[-dims:]
+                           seen_padding, onednn, not input.numel())[-dims:]
     _check_kernel_dtype(input, dims, geometry[2], transposed=True)
     _args.scalar_type(input.dtype, weight.dtype)  # read by the kernel, after the sizes
     if dims == 3 and bias is not None:  # torch's 3-d kernel reads the bias as the input's
@@ -457,11 +454,13 @@ def _spatial_names(prefix: str, values: tuple) -> list[str]:
 
 def _check_transposed(input: Tensor, weight: Tensor, geometry: tuple, output_padding: tuple,
                       groups: int, onednn: bool = False) -> None:
-    """torch's checks of a transposed convolution after the shared ones: a kernel of at least
-    one element, no zero dilation, an output padding below the stride or the dilation, a
-    weight not empty (each group's, as torch's kernel runs one group at a time; oneDNN,
+    """torch's checks of a transposed convolution after the shared ones: an empty input only
+    by its batch or channels (then torch's empty path, which checks no more), a kernel of at
+    least one element, no zero dilation, an output padding below the stride or the dilation,
+    a weight not empty (each group's, as torch's kernel runs one group at a time; oneDNN,
     ``onednn``, has its own refusals)."""
     dilation = geometry[2]
+    _check_empty(input)
     if onednn and input.numel():
         _check_onednn_transposed(weight, dilation)
         return
@@ -469,13 +468,15 @@ def _check_transposed(input: Tensor, weight: Tensor, geometry: tuple, output_pad
                                  + ", ".join(_spatial_names("dilation", dilation)))
     if len(dilation) == 2:
         _check_kernel(input, weight)
+    if not input.numel():  # torch's empty path reads the weight's first element only
+        if not weight.numel():
+            raise IndexError("select(): index 0 out of range for tensor of size [0] at "
+                             "dimension 0")
+        return
     if min(dilation) == 0:
         raise zero_dilation
     _check_output_padding(geometry, output_padding)
     if not weight.numel():
-        if not input.numel():
-            raise IndexError("select(): index 0 out of range for tensor of size [0] at "
-                             "dimension 0")
         expected = ("2D or 4D weight tensor expected" if len(dilation) == 2 else
                     "5D (n_output_plane x n_input_plane x kernel_depth x kernel_height x "
                     "kernel_width) tensor expected for weight")
@@ -507,19 +508,21 @@ def _check_output_padding(geometry: tuple, output_padding: tuple) -> None:
 
 
 def _transposed_size(size: tuple, kernel: tuple, geometry: tuple,
-                     output_padding: tuple, onednn: bool = False) -> tuple:
+                     output_padding: tuple, onednn: bool = False, empty: bool = False) -> tuple:
     """A transposed convolution's output spatial size, after torch's checks: an output
     padding smaller than the stride or the dilation, an output of at least one element
-    (oneDNN, ``onednn``, takes an empty one and words a negative one its way).
+    (oneDNN, ``onednn``, takes an empty one and words a negative one its way; torch's path
+    for an ``empty`` input checks neither).
 
     >>> _transposed_size((3, 3), (3, 3), ((2, 2), (1, 1), (1, 1)), (1, 1))
     (6, 6)
     """
     stride, padding, dilation = geometry
-    _check_output_padding(geometry, output_padding)
+    if not empty:
+        _check_output_padding(geometry, output_padding)
     out = tuple((n - 1) * s - 2 * p + d * (k - 1) + q + 1 for n, k, s, p, d, q
                 in zip(size, kernel, stride, padding, dilation, output_padding))
-    if onednn and min(out) >= 0:
+    if empty or (onednn and min(out) >= 0):
         return out
     if onednn:
         raise RuntimeError("could not construct a memory descriptor using a format tag")
@@ -549,10 +552,16 @@ def _check_window(input: Tensor, weight: Tensor, geometry: tuple, groups: int) -
             raise RuntimeError("non-positive dilation is not supported")
         shown = [1, *dilation] if len(dilation) == 1 else list(dilation)
         raise RuntimeError(f"dilation should be greater than zero, but got {shown}")
+    _check_empty(input)
+    _check_kernel(input, weight)
+
+
+def _check_empty(input: Tensor) -> None:
+    """torch's choice of its empty path for an input of no elements: only where its batch or
+    its channels are empty."""
     if not input.numel() and input.shape[0] and input.shape[1]:
         raise RuntimeError("Only zero batch or zero channel inputs are supported, but got "
                            f"input shape: {list(input.shape)}")
-    _check_kernel(input, weight)
 
 
 def _check_kernel(input: Tensor, weight: Tensor) -> None:

@@ -124,7 +124,7 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
                          f"'border', or 'reflection', but got: '{padding_mode}'")
     align_corners = _align_corners(align_corners)
     _args.tensor_args("grid_sampler", (input, "input", 1), (grid, "grid", 2))
-    _check_grid_sample(input, grid)
+    _check_grid_sample(input, grid, mode)
     if not input.dtype.is_floating_point:  # torch's kernels' dtypes; no kernel when empty
         if not input.numel():
             return input.new_zeros((*input.shape[:2], *grid.shape[1:-1]))
@@ -199,9 +199,9 @@ def _sampled(input: Tensor, grid: Tensor, mode: str, padding_mode: str,
     return out
 
 
-def _check_grid_sample(input: Tensor, grid: Tensor) -> None:
-    """ATen's ``check_grid_sampler_common`` and ``_2d``/``_3d``, then its kernel's dtype
-    check, with their messages."""
+def _check_grid_sample(input: Tensor, grid: Tensor, mode: str) -> None:
+    """ATen's ``check_grid_sampler_common`` and ``_2d``/``_3d`` (``_3d``'s: no ``bicubic``
+    ``mode``), then its kernel's dtype check, with their messages."""
     def sizes() -> str:
         return f"input with sizes {list(input.shape)} and grid with sizes {list(grid.shape)}"
 
@@ -223,6 +223,8 @@ def _check_grid_sample(input: Tensor, grid: Tensor) -> None:
     if input.dim() != rank or grid.dim() != rank:
         raise RuntimeError(f"grid_sampler(): expected {rank}D input and grid with same number "
                            f"of dimensions, but got {sizes()}")
+    if rank == 5 and mode == "bicubic":
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
     if input.dtype != grid.dtype:
         raise RuntimeError(f"expected scalar type {_args.legacy(input.dtype)} but found "
                            f"{_args.legacy(grid.dtype)}")

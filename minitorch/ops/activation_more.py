@@ -17,7 +17,7 @@ from typing import Any
 
 from .. import _args
 from .._dtype import float64
-from .._tensor import Tensor
+from .._tensor import Tensor, check_inplace_allowed
 from ..backend import cpu_math, zero_where
 from ._base import Op, wrap
 from .activation import (
@@ -194,6 +194,8 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     name = "celu_" if inplace else "celu"  # torch's parser first, then its 1 / alpha
     _args.tensor_args(name, (input, "input", 1))
     _args.numbers(name, (alpha, "alpha", 2))
+    if inplace:  # autograd's checks of celu_ come before its kernel's 1 / alpha
+        check_inplace_allowed(input)
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
     if isinstance(alpha, complex):  # torch's celu reads alpha as a double for 1 / alpha

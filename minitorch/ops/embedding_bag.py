@@ -167,18 +167,22 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,
     _check_offsets(xp, indices, starts, weight.shape[0], common, include_last_offset)
     _check_indices_in_range(xp, indices, starts, weight.shape[0],
                             mode == "max" or padding_idx is not None or
-                            weight.dtype.name != "float32", include_last_offset)
+                            weight.dtype.name not in _FBGEMM, include_last_offset)
     bags = xp.searchsorted(starts[:nbags], xp.arange(indices.shape[0]), side="right") - 1
     keep = bags >= 0  # (no offsets: no bag, and none of the indices is read)
     if padding_idx is not None:
         keep = keep & (indices != padding_idx)
     summed = keep
-    if include_last_offset and padding_idx is None and weight.dtype.name == "float32":
+    if include_last_offset and padding_idx is None and weight.dtype.name in _FBGEMM:
         summed = keep & (xp.arange(indices.shape[0]) < starts[-1])
     # what is left out of range lies past the last offset, which that kernel never reads
     indices = xp.where((indices < 0) | (indices >= weight.shape[0]), 0, indices)
     return EmbeddingBag.apply(weight, per_sample_weights, indices=indices, bags=bags,
                               keep=keep, summed=summed, nbags=nbags, mode=mode)
+
+
+_FBGEMM = ("float32", "float16")
+"""The weights' dtypes torch's sum/mean kernel hands to fbgemm (without a padding row)."""
 
 
 def _bag_padding_row(n: int, padding_idx: Any) -> int | None:
@@ -257,10 +261,10 @@ def _check_offsets(xp: Any, indices: Any, starts: Any, n: int, dtype: Any,
 def _check_indices_in_range(xp: Any, indices: Any, starts: Any, n: int, generic: bool,
                             include_last_offset: bool) -> None:
     """torch's refusal of an index outside ``[0, n)``, in the words of the kernel it takes:
-    the ``generic`` one (max mode, a padding row, weights other than float32) names the
-    first bad value; the float32 sum/mean kernel (fbgemm) runs on chunks of bags in
-    parallel and re-reads a failed chunk with its offsets absolute but its indices counted
-    from the chunk's start, so what it names depends on where the chunk starts."""
+    the ``generic`` one (max mode, a padding row, weights other than float32 or float16)
+    names the first bad value; the float32/float16 sum/mean kernel (fbgemm) runs on chunks
+    of bags in parallel and re-reads a failed chunk with its offsets absolute but its indices
+    counted from the chunk's start, so what it names depends on where the chunk starts."""
     bad = (indices < 0) | (indices >= n)
     if not indices.shape[0] or not bool(xp.any(bad)):
         return

@@ -228,6 +228,9 @@ def fold(input: Tensor, output_size: Any, kernel_size: Any, dilation: Any = 1,
     if min(blocks) < 1:  # two negative counts can multiply to the right one
         raise RuntimeError(f"{given}calculated shape of the array of sliding blocks as "
                            f"({blocks[0]}, {blocks[1]}), which is too small (non-positive)")
+    if min(size) < 1:  # padding can give blocks for an empty image
+        raise RuntimeError("Expected output spatial size to be positive, but got: "
+                           f"output_size=({size[0]}, {size[1]}).")
     if not (input.dtype.is_floating_point or input.dtype.name == "bool"):
         raise _args.not_implemented("col2im_out_cpu", input.dtype)
     return Col2Im.apply(input, size=tuple(size), kernel=kernel, geometry=geometry)

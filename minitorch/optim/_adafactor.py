@@ -60,6 +60,7 @@ class Adafactor(ElementwiseOptimizer):
 
     _settings = ("lr", "beta2_decay", "eps", "d", "weight_decay", "foreach", "maximize")
     _step_reads_self = False  # torch's step is under no_grad only
+    _loaded_defaults = {"foreach": None}  # torch's __setstate__ adds no other setting
 
     def __init__(self, params: Iterable[Any], lr: float = 1e-2, beta2_decay: float = -0.8,
                  eps: tuple[float | None, float] = (None, 1e-3), d: float = 1.0,
@@ -84,7 +85,8 @@ class Adafactor(ElementwiseOptimizer):
         if not state:
             self._initial_state(g, state)
         step = self._count_step(p, state)
-        eps1, eps2 = group["eps"]
+        eps1, eps2 = (e.item() if isinstance(e, Tensor) else e  # torch unpacks a tensor's rows
+                      for e in _args.python_unpack(group.raw("eps"), 2))
         eps1 = finfo(p.dtype).eps if eps1 is None else eps1
         lr, d = float(group["lr"]), group["d"]
         weight = step ** group["beta2_decay"]
@@ -92,7 +94,7 @@ class Adafactor(ElementwiseOptimizer):
         param = state_tensor(p._data)  # the step's caller counts the parameter's version
         with grad_mode.no_grad():
             if group["weight_decay"] != 0:
-                param.mul_(1 - lr * group["weight_decay"])
+                param.mul_(1 - lr * group.raw("weight_decay"))  # a tensor's shape checked
             estimate = self._variance_estimate(g, state, weight, eps1)
             update = estimate.clamp_(min=eps1 * eps1).rsqrt_().mul_(g)
             denom = max(1.0, update.norm(2).item() / (update.numel() ** 0.5 * d))

@@ -19,11 +19,11 @@ from typing import Any
 
 from .. import _args
 from .._args import OMITTED
-from .._tensor import Tensor, broadcast_error
+from .._tensor import Tensor, broadcast_error, broadcast_pair, check_output_shape
 from .optimizer import Optimizer
 
-__all__ = ["ElementwiseOptimizer", "check_settings", "check_tensor_lr", "op_number", "setting",
-           "state_tensor", "weight_decay_of"]
+__all__ = ["ElementwiseOptimizer", "check_settings", "check_tensor_lr", "inplace_shape",
+           "op_number", "setting", "state_tensor", "weight_decay_of"]
 
 _NAMES = {"lr": "learning rate", "eps": "epsilon value", "weight_decay": "weight_decay value",
           "momentum": "momentum value", "alpha": "alpha value", "lr_decay": "lr_decay value",
@@ -76,11 +76,13 @@ def _check_betas(betas: Any) -> None:
 
 
 def setting(group: dict, key: str, op: str, arg: str, position: int | None = None,
-            negated: bool = False) -> Any:
+            negated: bool = False, into: Any = None) -> Any:
     """``group[key]`` where torch's step hands it to the tensor op ``op`` as ``arg``: a
     setting that is no number (one edited into ``param_groups``) gets torch's parser refusal
     there, not numpy's. A positional ``arg`` is a Tensor one (numbers pass too); a keyword
     one (``alpha``, ``value``) takes a Number only; ``negated``: torch hands it ``-value``.
+    ``into``: the tensor (or array) the in-place op writes, whose shape a tensor setting (or
+    a value of its shape) must broadcast to, as torch's in-place ops require.
 
     >>> setting({"eps": "x"}, "eps", "add_", "other", 1)
     Traceback (most recent call last):
@@ -88,15 +90,33 @@ def setting(group: dict, key: str, op: str, arg: str, position: int | None = Non
     >>> setting({"weight_decay": None}, "weight_decay", "add", "alpha")
     Traceback (most recent call last):
     TypeError: add(): argument 'alpha' must be Number, not NoneType
+    >>> setting({"eps": minitorch.tensor([[0.1]])}, "eps", "add_", "other", 1,
+    ...         into=minitorch.ones(2))
+    Traceback (most recent call last):
+    RuntimeError: output with shape [2] doesn't match the broadcast shape [1, 2]
     """
     value = group.raw(key) if hasattr(group, "raw") else group[key]
     if key in _SQUEEZED and isinstance(value, Tensor):
         value = value.squeeze()  # torch's _to_scalar: one element of any shape is 0-d
     op_number(_args.python_negative(value) if negated else value, op, arg, position)
+    if into is not None:
+        inplace_shape(value, into)
     return -group[key] if negated else group[key]
 
 
 _SQUEEZED = frozenset({"lr", "betas"})
+
+
+def inplace_shape(value: Any, into: Any) -> None:
+    """torch's refusal of an in-place write into ``into`` (a tensor or array) of a value shaped
+    as the tensor setting ``value`` (numbers pass): it must broadcast to ``into``'s shape.
+
+    >>> inplace_shape(minitorch.tensor([0.5]), minitorch.tensor(1.0))
+    Traceback (most recent call last):
+    RuntimeError: output with shape [] doesn't match the broadcast shape [1]
+    """
+    if isinstance(value, Tensor):
+        check_output_shape(tuple(into.shape), broadcast_pair(into, value))
 
 
 def op_number(value: Any, op: str, arg: str, position: int | None = None) -> Any:

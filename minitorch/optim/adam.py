@@ -109,6 +109,7 @@ class Adam(ElementwiseOptimizer):
         lr, (beta1, beta2), wd = group["lr"], group["betas"], group["weight_decay"]
         if wd != 0:
             if group["decoupled_weight_decay"]:
+                setting(group, "weight_decay", "mul_", "other", 1, into=p)
                 p._data *= 1 - lr * wd
             else:
                 grad = add_scaled(xp, grad, p._data, weight_decay_of(group))
@@ -122,7 +123,7 @@ class Adam(ElementwiseOptimizer):
             peak._data = xp.maximum(peak._data, v._data)
             second = peak._data
         denom = (cpu_math(xp.sqrt, second) / (1 - beta2 ** step) ** 0.5
-                 + setting(group, "eps", "add_", "other", 1))
+                 + setting(group, "eps", "add_", "other", 1, into=v))
         p._data[...] = addcdiv(xp, p._data, m._data, denom, -(lr / (1 - beta1 ** step)))
 
 

@@ -55,6 +55,7 @@ class _AdamFamily(ElementwiseOptimizer):
         if wd == 0:
             return grad
         if group.get("decoupled_weight_decay"):
+            setting(group, "weight_decay", "mul_", "other", 1, into=p)
             p._data *= 1 - group["lr"] * wd
             return grad
         return add_scaled(p._xp, grad, p._data, weight_decay_of(group))
@@ -102,7 +103,7 @@ class Adamax(_AdamFamily):
         grad = self._decayed_grad(p, grad, group)
         m, u = self._moments(p, grad, state, group, "exp_inf")
         op_number(beta2, "mul_", "other", 1)  # exp_inf.mul_(beta2), then |g|.add_(eps)
-        eps = setting(group, "eps", "add_", "other", 1)
+        eps = setting(group, "eps", "add_", "other", 1, into=u)
         u._data[...] = xp.maximum(u._data * beta2, xp.abs(grad) + eps)
         lr = group.raw("lr")  # torch's clr = lr / bias_correction, a Tensor lr squeezed
         if isinstance(lr, Tensor) and lr.squeeze().dim():
@@ -153,12 +154,13 @@ class NAdam(_AdamFamily):
         mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * decay)))
         mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * decay)))
         product = state["mu_product"]
+        setting(group, "momentum_decay", "mul_", "other", 1, into=product)
         product._data = product._data * mu  # mu_product *= mu, in float32
         mu_product = float(product._data)
         m, v = self._moments(p, grad, state, group, "exp_avg_sq")
         self._second_moment(v, grad, beta2)
         denom = (cpu_math(xp.sqrt, v._data / correction2)
-                 + setting(group, "eps", "add_", "other", 1))
+                 + setting(group, "eps", "add_", "other", 1, into=v))
         p._data[...] = addcdiv(xp, p._data, grad, denom, -lr * (1.0 - mu) / (1.0 - mu_product))
         p._data[...] = addcdiv(xp, p._data, m._data, denom,
                                (-lr * mu_next) / (1.0 - mu_product * mu_next))
@@ -206,7 +208,7 @@ class RAdam(_AdamFamily):
         rho_t = rho_inf - 2 * step * (beta2 ** step) / correction2
         if rho_t > 5.0:
             # a number over a tensor is torch's __rtruediv__: reciprocal, then a product
-            eps = setting(group, "eps", "add_", "other", 1)
+            eps = setting(group, "eps", "add_", "other", 1, into=v)
             adaptive = 1 / (cpu_math(xp.sqrt, v._data) + eps) * correction2 ** 0.5
             rect = ((rho_t - 4) * (rho_t - 2) * rho_inf
                     / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5

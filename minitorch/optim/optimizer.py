@@ -441,8 +441,8 @@ class _Settings(dict):
             return value
         if key in _TESTED and isinstance(value, Tensor) and value.numel() != 1:
             bool(value != 0)  # torch's refusal of a tensor of several (or no) values
-        if key == "betas" and isinstance(value, Tensor) and value.dim():
-            return tuple(_plain(beta) for beta in value)  # torch unpacks a tensor's rows
+        if key in _PAIRS and isinstance(value, Tensor) and value.dim():
+            return tuple(_plain(v) for v in value)  # torch unpacks a tensor's rows
         return bool(value) if key in _FLAGS and isinstance(value, Tensor) else _plain(value)
 
     def get(self, key: str, default: Any = None) -> Any:
@@ -456,6 +456,10 @@ class _Settings(dict):
 _FLAGS = frozenset({"maximize", "amsgrad", "nesterov", "centered", "decoupled_weight_decay",
                     "foreach", "capturable", "differentiable"})
 """Settings torch's step reads in an ``if``: a tensor of several values is ambiguous there."""
+
+
+_PAIRS = frozenset({"betas", "etas", "step_sizes"})
+"""Settings torch's step unpacks into two (``beta1, beta2 = group["betas"]``)."""
 
 
 _TESTED = frozenset({"weight_decay", "momentum", "t0"})

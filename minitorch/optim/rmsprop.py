@@ -86,7 +86,8 @@ class RMSprop(ElementwiseOptimizer):
             self._zeros_state(p, state, "momentum_buffer")
         if group["centered"]:
             self._zeros_state(p, state, "grad_avg")
-        setting(group, "alpha", "mul_", "other", 1)
+        setting(group, "alpha", "mul_", "other", 1, into=v)
+        setting(group, "alpha", "addcmul_", "value")  # torch's value=1 - alpha
         v._data[...] = addcmul(xp, v._data * alpha, grad, grad, 1 - alpha)
         if group["centered"]:
             mean = state["grad_avg"]
@@ -94,9 +95,10 @@ class RMSprop(ElementwiseOptimizer):
             avg = cpu_math(xp.sqrt, addcmul(xp, v._data, mean._data, mean._data, -1))
         else:
             avg = cpu_math(xp.sqrt, v._data)
-        avg = avg + setting(group, "eps", "add_", "other", 1)
+        avg = avg + setting(group, "eps", "add_", "other", 1, into=v)
         if momentum > 0:  # buf.mul_(momentum).addcdiv_(grad, avg); p.add_(buf, alpha=-lr)
             buf = state["momentum_buffer"]
+            setting(group, "momentum", "mul_", "other", 1, into=buf)
             buf._data[...] = addcdiv(xp, buf._data * momentum, grad, avg)
             p._data[...] = add_scaled(xp, p._data, buf._data,
                                       setting(group, "lr", "add_", "alpha", negated=True))
@@ -136,9 +138,10 @@ class Adagrad(ElementwiseOptimizer):
         """A step count of 0 and the sum at the default ``initial_accumulator_value`` (torch
         reads the defaults', not the group's, when a step meets an empty state)."""
         xp = p._xp
+        value = self.defaults["initial_accumulator_value"]
+        _args.number_types("full_like", (value, "fill_value", 2))
         state["step"] = state_tensor(xp.zeros((), dtype=xp.float32))
-        state["sum"] = state_tensor(xp.full(p._data.shape, self.defaults[
-            "initial_accumulator_value"], dtype=p._data.dtype))
+        state["sum"] = state_tensor(xp.full(p._data.shape, value, dtype=p._data.dtype))
 
     def _settle_loaded(self) -> None:
         """torch's __setstate__, which in Adagrad also reads the first state's step, whatever
@@ -166,7 +169,7 @@ class Adagrad(ElementwiseOptimizer):
         clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
         s = state["sum"]
         s._data[...] = addcmul(xp, s._data, grad, grad)
-        std = cpu_math(xp.sqrt, s._data) + setting(group, "eps", "add_", "other", 1)
+        std = cpu_math(xp.sqrt, s._data) + setting(group, "eps", "add_", "other", 1, into=s)
         p._data[...] = addcdiv(xp, p._data, grad, std, -clr)
 
 
@@ -205,9 +208,11 @@ class Adadelta(ElementwiseOptimizer):
         if group["weight_decay"] != 0:
             grad = add_scaled(xp, grad, p._data, weight_decay_of(group))
         v, u = self._zeros_state(p, state, "square_avg", "acc_delta")
-        setting(group, "rho", "mul_", "other", 1)
+        setting(group, "rho", "mul_", "other", 1, into=v)
+        setting(group, "rho", "addcmul_", "value")  # torch's value=1 - rho
         v._data[...] = addcmul(xp, v._data * rho, grad, grad, 1 - rho)
-        setting(group, "eps", "add", "other", 1)  # square_avg.add(eps)
+        # square_avg.add(eps): its shape reaches acc_delta.addcmul_, in place
+        setting(group, "eps", "add", "other", 1, into=u)
         delta = cpu_math(xp.sqrt, u._data + eps) / cpu_math(xp.sqrt, v._data + eps) * grad
         u._data[...] = addcmul(xp, u._data * rho, delta, delta, 1 - rho)
         lr = setting(group, "lr", "add_", "alpha", negated=True)

@@ -31,7 +31,13 @@ from .._as_tensor import as_tensor
 from .._dtype import float32
 from .._tensor import Tensor
 from ..ops._fused import add_scaled, addcmul
-from ._elementwise import ElementwiseOptimizer, check_settings, state_tensor, weight_decay_of
+from ._elementwise import (
+    ElementwiseOptimizer,
+    check_settings,
+    inplace_shape,
+    state_tensor,
+    weight_decay_of,
+)
 from .optimizer import CAPTURABLE_NO_XLA
 
 __all__ = ["ASGD", "Rprop"]
@@ -131,6 +137,9 @@ class ASGD(ElementwiseOptimizer):
             self._zeros_state(p, state, "ax")
         step = self._count_step(p, state)
         eta, mu, ax = state["eta"], state["mu"], state["ax"]
+        inplace_shape(group.raw("lambd"), p)  # torch's param.mul_(1 - lambd * eta), then
+        for key in ("lambd", "alpha"):       # eta.copy_(lr / (1 + lambd * lr * step) ** alpha)
+            inplace_shape(group.raw(key), eta)
         lr, lambd = group["lr"], group["lambd"]
         if group["weight_decay"] != 0:
             grad = add_scaled(xp, grad, p._data, weight_decay_of(group))
@@ -142,4 +151,6 @@ class ASGD(ElementwiseOptimizer):
         else:
             ax._data[...] = p._data
         eta._data = xp.asarray(lr / ((1 + lambd * lr * step) ** group["alpha"]), dtype=xp.float32)
+        if step - group["t0"] > 1:  # torch's max(1, step - t0) is the tensor, copied into mu
+            inplace_shape(group.raw("t0"), mu)
         mu._data = xp.asarray(1 / max(1, step - group["t0"]), dtype=xp.float32)

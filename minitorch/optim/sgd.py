@@ -126,7 +126,7 @@ def sgd_update(p: Tensor, grad: Tensor, buf: Tensor | None,
         if buf is None:
             buf = Tensor._make(xp.asarray(d, copy=True))
         else:  # buf.mul_(momentum).add_(d, alpha=1 - dampening)
-            setting(group, "momentum", "mul_", "other", 1)
+            setting(group, "momentum", "mul_", "other", 1, into=buf)
             buf._data[...] = add_scaled(xp, buf._data * momentum, d, 1 - group["dampening"])
             buf._version_counter.value += 1
         d = add_scaled(xp, d, buf._data, momentum) if group["nesterov"] else buf._data
