@@ -163,7 +163,7 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False, return_count
     _args.tensor_args("unique_consecutive", (input, "input", 1))
     _flags("unique_consecutive", return_inverse=return_inverse, return_counts=return_counts)
     d = None if dim is None else _check_dim(input, _args.integer("unique_consecutive", dim,
-                                                                  "dim", 1))
+                                                                  "dim", None))  # (by keyword)
     values, inverse, counts = UniqueConsecutive.apply(input, dim=d)
     extras = (inverse,) * bool(return_inverse) + (counts,) * bool(return_counts)
     return (values, *extras) if extras else values
