@@ -42,9 +42,11 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
 
     @functools.wraps(fn)
     def with_out(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
-        if out is None:
-            return fn(*args, **kwargs)
+        if out is None or not _call_form.binds(fn, args, kwargs):
+            return fn(*args, **kwargs)  # (the parser's refusal of the call comes first)
         label = name or fn.__name__
+        if typed := _call_form.parameter_types(fn, label, args, kwargs):
+            raise TypeError(typed)  # (and of each argument's type, before autograd's)
         _number_first(label, fn, args, kwargs, out)
         out = _number_as_out(label, out)
         _args.tensor_args(label, (out, "out", None))  # the parser's check
@@ -246,6 +248,7 @@ def with_out_keyword(fn: Callable, name: str) -> Callable:
         if name in _NOT_DIFFERENTIABLE and args and isinstance(args[0], Tensor):
             args = (args[0].detach(), *args[1:])
 
+        @functools.wraps(fn)  # (its parameters, which the parser reads first)
         def checked_dtype(*args: Any, **kwargs: Any) -> Tensor:  # (after autograd's refusal)
             input = args[0] if args else kwargs.get("input")
             if name in _SAME_DTYPE and isinstance(input, Tensor) and not (
@@ -297,7 +300,8 @@ requires dtype Double
     @functools.wraps(fn)
     def checked(*args: Any, out: Any = None, **kwargs: Any) -> Any:
         if isinstance(out, Tensor) and len(args) == 2 and all(
-                isinstance(a, (Tensor, int, float, complex)) for a in args):
+                isinstance(a, (Tensor, int, float, complex)) for a in args) and \
+                _call_form.binds(fn, args, kwargs):
             message = refusal(args, out)
             if message is not None:
                 raise RuntimeError(message)
@@ -737,14 +741,6 @@ def _check_diff_into_out(input: Any, n: Any = 1, dim: Any = -1, prepend: Any = N
         raise IndexError("start out of range (expected to be in range of [0, 0], but got 1)")
 
 
-
-def _lacks_required(fn: Callable, args: tuple, kwargs: dict) -> bool:
-    """Whether the call leaves out a parameter of ``fn`` that has no default."""
-    positional, required, _ = _call_form._parameters(fn)
-    given = {*positional[:len(args)], *kwargs}
-    return any(r not in given for r in required)
-
-
 def _overload_of(name: str, kind: str, args: tuple, kwargs: dict) -> tuple:
     """The kind of ``out`` the overload a call of ``name`` matches takes, the op it runs
     (which autograd's refusal names) and the key of its kernel's dtype check
@@ -810,7 +806,7 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
 
     @functools.wraps(fn)
     def with_out(*args: Any, out: Any = None, **kwargs: Any) -> Any:
-        if out is None or _lacks_required(fn, args, kwargs):  # (the parser stops there)
+        if out is None or not _call_form.binds(fn, args, kwargs):  # (the parser's refusal)
             return fn(*args, **kwargs)
         if name == "bucketize" and args and not isinstance(args[0], Tensor):
             return fn(*args, out=out, **kwargs)  # its Number overload has no out: refused
