@@ -2,7 +2,8 @@
 ``tensor()`` of nested data reads its shape, then its dtype from every item, then stores
 each item depth first (the first one it cannot store is refused); a Tensor method's
 parser checks its arguments' types before any keyword left over; torch's Python ``cdist``
-words its arity refusals in Python's words; the parser's refusals of a call with ``out=``
+words its arity refusals in Python's words; ``Tensor.type`` takes no stray keyword, nor
+``tril_`` its diagonal twice; the parser's refusals of a call with ``out=``
 come before autograd's refusal of an ``out`` that requires grad."""
 
 import numpy as np
@@ -63,6 +64,12 @@ PARSER = [
     "L.cdist(L.ones(2, 2), x2='a')",
     "L.cdist(L.ones(2, 2), L.ones(2, 2), foo=1, p='a')",
     "L.unique_consecutive(L.ones(2), dim='a')",
+    "L.ones(2).type(L.float64, dim=5)",
+    "L.ones(2).type(outs=1)",
+    "L.ones(2).type(L.float64, memory_format=L.contiguous_format)",
+    "L.ones(3, 3).triu_(1, diagonal=0)",
+    "L.ones(3, 3).tril_('a', diagonal=0)",
+    "L.ones(3, 3).tril_(1, diagonal=0, foo=2)",
 ]
 
 OUT = [
@@ -78,6 +85,8 @@ OUT = [
     "L.tril(L.ones(2, 2), 0, 1, out=L.ones(2, 2, requires_grad=True))",
     "L.mm(L.ones(2, 3), L.ones(3, 2), foo=1, out=L.ones(2, 2, requires_grad=True))",
     "L.exp(L.ones(2, requires_grad=True), out=L.ones(2))",
+    "L.where(L.ones(2) > 0, L.ones(2, requires_grad=True), L.ones(2), 1, 2,"
+    " out=L.ones(2, requires_grad=True))",
 ]
 
 

@@ -430,8 +430,8 @@ def where_with_out(fn: Callable) -> Callable:
 
             raise _args.invalid_combination("where", args, *WHERE_SIGNATURES,
                                             keywords={**kwargs, "out": out})
-        if out is None:
-            return fn(*args, **kwargs)
+        if out is None or not _call_form.binds(fn, args, kwargs):
+            return fn(*args, **kwargs)  # (the parser's refusal of the call first)
         _args.tensor_args("where", *((a, n, i + 1) for i, (a, n) in enumerate(
             zip(args, ("condition", "input", "other")))))
 
