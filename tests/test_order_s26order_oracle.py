@@ -70,6 +70,10 @@ PARSER = [
     "L.ones(3, 3).triu_(1, diagonal=0)",
     "L.ones(3, 3).tril_('a', diagonal=0)",
     "L.ones(3, 3).tril_(1, diagonal=0, foo=2)",
+    "L.linalg.qr(L.ones(3), (1, 2))",
+    "L.linalg.qr(L.ones(3, 3), mode=1)",
+    "L.ones(2).dist(L.ones(2, dtype=L.bool), 'a', out='a')",
+    "L.dist(L.ones(2), L.ones(2), 'a', foo=1)",
 ]
 
 OUT = [
