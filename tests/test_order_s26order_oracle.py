@@ -89,6 +89,8 @@ OUT = [
     "L.tril(L.ones(2, 2), 0, 1, out=L.ones(2, 2, requires_grad=True))",
     "L.mm(L.ones(2, 3), L.ones(3, 2), foo=1, out=L.ones(2, 2, requires_grad=True))",
     "L.exp(L.ones(2, requires_grad=True), out=L.ones(2))",
+    "L.deg2rad(L.ones(2), 1, out=L.ones(2, dtype=L.bool))",
+    "L.exp(L.ones(2), 1, out='a')",
     "L.where(L.ones(2) > 0, L.ones(2, requires_grad=True), L.ones(2), 1, 2,"
     " out=L.ones(2, requires_grad=True))",
 ]

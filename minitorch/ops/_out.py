@@ -238,8 +238,8 @@ def with_out_keyword(fn: Callable, name: str) -> Callable:
     """
     @functools.wraps(fn)
     def checked(*args: Any, out: Any = None, **kwargs: Any) -> Any:
-        if out is None:
-            return fn(*args, **kwargs)
+        if out is None or not _call_form.binds(fn, args, kwargs):
+            return fn(*args, **kwargs)  # (the parser's refusal of the call first)
         if not isinstance(out, Tensor):
             raise TypeError(f"{name}(): argument 'out' must be Tensor, not "
                             f"{_args.type_name(out)}")
