@@ -97,8 +97,8 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
             raise TypeError(_alone_refusal(name, args[1:] if method else args, kwargs,
                                            method_signatures(list(signatures)) if method
                                            else list(signatures)))
-        captures = writes and _batched_function.level() and _binds(fn, args, kwargs)
-        if inplace and vmapped() and _binds(fn, args, kwargs):  # (the parser's errors first)
+        captures = writes and _batched_function.level() and binds(fn, args, kwargs)
+        if inplace and vmapped() and binds(fn, args, kwargs):  # (the parser's errors first)
             from ._batched import refuse_inplace, refused_by_kernel
 
             if captures and (_batched_function.innermost() != "vmap" or refused_by_kernel(name)):
@@ -129,7 +129,7 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
                 given = rest  # (its values missing: the parser's refusal of them first)
             elif stray == "self" and name in PYTHON_METHODS:  # (Python's, torch's self)
                 raise TypeError(f"Tensor.{name}() got multiple values for argument 'self'")
-            elif stray and (stray == "out" or var_values or _binds(fn, args, rest)):
+            elif stray and (stray == "out" or var_values or binds(fn, args, rest)):
                 raise TypeError(f"{'Tensor.' * (name in PYTHON_METHODS)}{fn.__name__}() got an "
                                 f"unexpected keyword argument '{stray}'")  # the tensor, and
                 # out=, are no method's keywords
@@ -171,8 +171,9 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
             elif _refused_by_binding(error, forwarders) and method:
                 message = python_method(message, name)
             keyword = _ARGUMENT.fullmatch(message)
-            if parsed or not (_COMBINATION.match(message) or (keyword and not keyword[3])):
-                # (torch's Python calls its ops its own way, which the op words already)
+            if parsed or not (_COMBINATION.match(message) or (keyword and not (
+                    method and keyword[3]))):  # (torch's Python calls its ops its own way,
+                # which the op words already; a method's position counts after its tensor)
                 message = as_called(message, name, written[1:] if method else written, kwargs,
                                     method, parameters, getattr(fn, "torch_signatures", ()),
                                     keywords=given, positional=positional,
@@ -226,7 +227,7 @@ def _api_name(name: str) -> str:
     return f"torch.{name}"
 
 
-def _binds(fn: Callable, args: tuple, kwargs: dict) -> bool:
+def binds(fn: Callable, args: tuple, kwargs: dict) -> bool:
     """Whether Python would bind ``args`` and ``kwargs`` to ``fn``'s parameters."""
     try:
         inspect.signature(fn).bind(*args, **kwargs)
@@ -1080,7 +1081,8 @@ PYTHON_METHODS = frozenset({
     "unique_consecutive", "resize", "resize_as", "lstsq"})
 # torch's functions written in Python (torch/functional.py, ...), which its parser never sees
 PYTHON_FUNCTIONS = frozenset({
-    "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shapes", "einsum", "norm", "split",
+    "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shapes", "cdist", "einsum", "norm",
+    "split",
     "unique", "unique_consecutive", "is_tensor", "typename", "load", "save", "manual_seed",
     "seed", "initial_seed", "get_rng_state", "set_rng_state", "set_default_dtype",
     "set_default_device", "get_default_device", "use_deterministic_algorithms",

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import builtins
 import functools
 import math
 import warnings
@@ -49,27 +50,40 @@ def as_array(data: Any, dtype: D.dtype | None, device: Any = None) -> Any:
         with np.errstate(invalid="ignore", over="ignore"):  # torch casts arrays silently too
             values = _copy_keeping_strides(np.asarray(data), target)
     else:
-        _check_sized(data)
-        target = dtype or _items_dtype(data)  # (inferred from the tensors inside, as torch)
-        index = target is not None and not target.is_floating_point
-        values = _python_values(_unwrap(data, index=index, lengths=_lengths(data)), target)
+        values = _python_array(data, dtype)
     return backend.from_numpy(values, dev)
 
 
-_PYTHON_NUMBERS = {bool, int, float}
+def _python_array(data: Any, dtype: D.dtype | None) -> np.ndarray:
+    """A Python number or sequence as an array of ``dtype`` (or of the one torch infers), in
+    torch's steps: its shape, its dtype, then each item stored depth first."""
+    _check_sized(data)
+    target = dtype or _items_dtype(data)
+    lengths = _lengths(data)
+    if not all(lengths):
+        return np.zeros(lengths, (target or D.float64).np)  # (torch reads no item into it)
+    values = _unwrap(data, lengths=lengths, dtype=target)
+    if target is None:
+        raise TypeError("minitorch supports float32, float64, int64 and bool tensors, not "
+                        "complex ones")
+    return _python_values(values, target)
+
+
 # numpy dtypes torch has and minitorch has not, by torch's C++ names (for its messages)
+_PYTHON_NUMBERS = {bool, int, float}
 _WIDE_UNSIGNED = {"uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64"}
 _COMPLEX = {"complex64": "ComplexFloat", "complex128": "ComplexDouble"}
 
 
 def _items_dtype(data: Any) -> D.dtype | None:
-    """torch's dtype for a sequence holding numpy arrays, numpy scalars or tensors (its
-    ``infer_scalar_type``): their dtypes and those of the Python numbers beside them (bool,
+    """torch's dtype for ``tensor(data)`` (its ``infer_scalar_type``): the dtypes of the
+    tensors, numpy arrays and numpy scalars in it and those of its Python numbers (bool,
     int64, the default dtype; an empty sequence counts as the default dtype) promoted in
-    order. None where nothing in it has a dtype of its own: Python numbers' rules apply.
+    order, every item read, so the first one that is not a number is refused here. None
+    for a Python complex: minitorch refuses it once torch's copy has read every item.
 
     >>> _items_dtype([np.ones(2), [1.0, 2.0]]), _items_dtype([1, 2])
-    (torch.float64, None)
+    (torch.float64, torch.int64)
     >>> _items_dtype([np.uint16(3), 1.5])  # a wide unsigned int promotes with floats only
     torch.float32
     """
@@ -83,9 +97,10 @@ def _items_dtype(data: Any) -> D.dtype | None:
             kinds.append(name if name in _WIDE_UNSIGNED or name in _COMPLEX
                          else _own_dtype("tensor", item))
         elif not _is_sequence(item):
-            kinds.append(type(item))
+            kinds.append(getattr(builtins, _leaf_kind(type(item), None)))  # (int for an
+            # int's subclass; torch's refusal of what is no number)
         elif not item:
-            kinds.append(float)
+            kinds.append(D.get_default_dtype())
         elif _PYTHON_NUMBERS.issuperset(numbers := set(map(type, item))):
             kinds.extend(numbers)  # (a row of Python numbers: their kinds at once)
         else:
@@ -93,11 +108,11 @@ def _items_dtype(data: Any) -> D.dtype | None:
                 walk(x)
 
     walk(data)
-    python = {k for k in kinds if isinstance(k, type)}
-    if all(isinstance(k, type) for k in kinds) or not _PYTHON_NUMBERS.issuperset(python):
-        return None  # (the errors are the others')
+    if complex in kinds:
+        return None
     python_dtypes = {bool: D.bool, int: D.int64, float: D.get_default_dtype()}
-    result = functools.reduce(_promote_kinds, [python_dtypes.get(k, k) for k in kinds])
+    result = functools.reduce(_promote_kinds, [python_dtypes.get(k, k) for k in
+                                               dict.fromkeys(kinds)])
     if isinstance(result, str):  # a dtype minitorch has not: torch would keep it
         if result == "uint64":
             raise TypeError("an integer is required")  # torch's reading of a uint64 value
@@ -135,28 +150,21 @@ def _copy_keeping_strides(data: np.ndarray, dtype: Any) -> np.ndarray:
     return copy
 
 
-def _python_values(data: Any, dtype: D.dtype | None) -> np.ndarray:
-    """Nested Python numbers as an array of ``dtype`` (inferred as torch when None), with
-    torch's errors for ragged lists, non-numbers and values the dtype cannot hold."""
-    if dtype is not None and isinstance(data, list):
-        data = _bytes_read(data)
+def _python_values(data: Any, dtype: D.dtype) -> np.ndarray:
+    """Nested Python numbers as an array of ``dtype``, with torch's errors for ragged lists,
+    non-numbers and values the dtype cannot hold."""
     leaves = _nested_leaves(data, dtype)
     alone = not isinstance(data, list)  # one number, or a string: never a sequence of them
     # (each type in the order met: torch refuses the first leaf it cannot read)
     kinds = {_leaf_kind(kind, dtype, alone) for kind in dict.fromkeys(map(type, leaves))}
-    if dtype is None:
-        if "complex" in kinds:
-            raise TypeError("minitorch has no complex tensors: it cannot hold complex numbers")
-        dtype = (D.get_default_dtype() if "float" in kinds else D.int64 if "int" in kinds
-                 else D.bool if kinds else D.get_default_dtype())
-    narrow = dtype.itemsize < 8 and not dtype.is_floating_point and dtype is not D.bool
-    if "int" in kinds and "complex" not in kinds and "float" not in kinds and not narrow:
+    if "int" in kinds and "complex" not in kinds and "float" not in kinds:
         ints = [int(v) for v in leaves]  # (numpy bools and ints as the ints they are)
         _check_fits(min(ints), dtype)  # the extremes are enough
         _check_fits(max(ints), dtype)
     elif dtype is D.int64 and "float" in kinds and "complex" not in kinds:
-        _check_each(leaves, dtype)
         floats = np.array(data, dtype=np.float64)
+        if not np.all((floats >= -2.0 ** 63) & (floats <= 2.0 ** 63)):  # nan and inf fail too
+            raise _args.conversion_overflow("int64")
         if np.any(floats == 2.0 ** 63):  # compared as a double it fits; torch's CPU gives
             data = _int64_min_for_2_63(data)  # int64's minimum
     if dtype is D.bool:
@@ -165,7 +173,7 @@ def _python_values(data: Any, dtype: D.dtype | None) -> np.ndarray:
     if "complex" in kinds:
         raise TypeError("must be real number, not complex" if dtype.is_floating_point
                         else "'complex' object cannot be interpreted as an integer")
-    if narrow and kinds:
+    if dtype.itemsize < 8 and not dtype.is_floating_point and kinds:
         return _narrow_ints(data, leaves, dtype)
     with np.errstate(over="ignore"):  # a float too large for float32 is inf, as in torch
         return np.array(data, dtype=dtype.np) if kinds else np.zeros(_shape_of(data), dtype.np)
@@ -178,36 +186,11 @@ def _int64_min_for_2_63(data: Any) -> Any:
     return _args.INT64_MIN if isinstance(data, float) and data == 2.0 ** 63 else data
 
 
-def _bytes_read(data: list) -> list:
-    """A nested list with each ``bytes`` in it as the list of its ints: torch reads one as a
-    sequence where a dtype is given (with none it refuses its type).
-
-    >>> _bytes_read([b"ab", [b"c"]])
-    [[97, 98], [[99]]]
-    """
-    deeper = bool(data) and isinstance(data[0], (bytes, list))  # torch's shape: the firsts'
-    return [list(item) if isinstance(item, bytes) and deeper else
-            _bytes_read(item) if isinstance(item, list) else item for item in data]
-
-
-def _check_each(leaves: list, dtype: D.dtype) -> None:
-    """torch's refusal of the first of ``leaves`` that the integer ``dtype`` cannot hold,
-    each read in turn: an int past int64 as its unpacking refuses it, then a value past the
-    dtype as its checked conversion does (int64's takes a double up to 2**63, nan not)."""
-    for v in leaves:
-        if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
-            _check_fits(int(v), dtype)
-        elif dtype is D.int64 and not -2.0 ** 63 <= v <= 2.0 ** 63:
-            raise _args.conversion_overflow("int64")
-        if dtype is not D.int64 and D.overflows(v, dtype):
-            raise _args.conversion_overflow(dtype.name)
-
-
 def _narrow_ints(data: Any, leaves: list, dtype: D.dtype) -> np.ndarray:
     """Python numbers as an int32/int16/int8/uint8 array: refused as torch where one
-    overflows (each read in turn: an int past int64 as its unpacking refuses it), else read
-    as int64 (or float64) and cut to the dtype's bits."""
-    _check_each(leaves, dtype)
+    overflows, else read as int64 (or float64) and cut to the dtype's bits."""
+    if any(D.overflows(v, dtype) for v in leaves):
+        raise _args.conversion_overflow(dtype.name)
     return np.array(data, dtype=np.float64 if float in map(type, leaves) else np.int64
                     ).astype(dtype.np)
 
@@ -226,11 +209,6 @@ def _nested_leaves(data: Any, dtype: D.dtype | None) -> list:
     """The numbers of a nested list, after checking that every level is as long as the first
     one (torch's messages for ragged or mixed nesting)."""
     shape = _shape_of(data)
-    first = data
-    for _ in shape:
-        first = first[0] if first else None
-    if shape and isinstance(first, str) and first:  # torch reads a string's first item as a
-        raise ValueError("too many dimensions 'str'")  # sequence again, and again
     level, leaves = [data], []
     for depth in range(len(shape) + 1):
         nxt = []
@@ -299,11 +277,14 @@ def _is_sequence(data: Any) -> bool:
 
 def _check_sized(data: Any) -> None:
     """torch measures a nested sequence's shape down its first items, taking ``len()`` of
-    each: a 0-d numpy array met there has none (one further along reads as its number)."""
+    each: a 0-d numpy array met there has none (one further along reads as its number), a
+    string is a sequence of strings without end."""
     while _is_sequence(data) and len(data):
         data = data[0]
         if isinstance(data, np.ndarray) and data.ndim == 0:
             raise TypeError("len() of unsized object")
+        if isinstance(data, str) and data:
+            raise ValueError("too many dimensions 'str'")
 
 
 def _type_name(kind: type) -> str:
@@ -319,7 +300,7 @@ def _lengths(data: Any) -> tuple:
     """The shape torch measures for ``data``: the lengths down its first items, stopping at
     a tensor (which torch reads as one number there)."""
     lengths: list = []
-    while _is_sequence(data):
+    while _is_sequence(data) or (lengths and isinstance(data, (str, bytes))):
         lengths.append(len(data))
         if not len(data):
             break
@@ -327,32 +308,87 @@ def _lengths(data: Any) -> tuple:
     return tuple(lengths)
 
 
-def _unwrap(data: Any, nested: bool = False, index: bool = False, lengths: tuple = (),
-            level: int = 0) -> Any:
-    """``data`` as nested Python lists and numbers, read as torch's copy does, depth first:
-    each sequence at ``level`` as long as ``lengths`` says; a tensor inside a sequence at
-    the last level must hold one element (torch reads it as a number; an integer one for
-    an integer or bool dtype), above it is a sequence; a range is a sequence."""
+def _unwrap(data: Any, nested: bool = False, dtype: D.dtype | None = None,
+            lengths: tuple = (), level: int = 0) -> Any:
+    """``data`` as nested Python lists and numbers, read as torch's copy into ``dtype``
+    (None: a complex one) does, depth first, so the first item it cannot store is the one
+    refused: each sequence at ``level`` as long as ``lengths`` says; a tensor inside a
+    sequence at the last level
+    must hold one element (torch reads it as a number; an integer one for an integer or
+    bool dtype), above it is a sequence; a range is a sequence, and inside one a string."""
     deeper = level < len(lengths)
+    sequence = _is_sequence(data) or (nested and isinstance(data, (str, bytes)))
     if nested and deeper and lengths[level] and (
-            _is_sequence(data) or (isinstance(data, Tensor) and data.dim())) and \
+            sequence or (isinstance(data, Tensor) and data.dim())) and \
             len(data) != lengths[level]:
         raise ValueError(f"expected sequence of length {lengths[level]} at dim {level} "
                          f"(got {len(data)})")
     if isinstance(data, Tensor) and nested and deeper and data.dim():
-        return [_unwrap(d, True, index, lengths, level + 1) for d in data.unbind()]
+        return [_unwrap(d, True, dtype, lengths, level + 1) for d in data.unbind()]
     if isinstance(data, Tensor):
+        if nested and deeper:  # (a 0-d one)
+            _check_stored(data, dtype, deeper)
+        index = dtype is not None and not dtype.is_floating_point
         if nested and index and (data.numel() != 1 or data.dtype.is_floating_point):
             raise TypeError("only integer tensors of a single element can be converted to an "
                             "index")
         if nested and data.numel() != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         return data.item() if data.dim() == 0 or nested else data.tolist()
-    if _is_sequence(data):
-        return [_unwrap(d, True, index, lengths, level + 1) for d in data]
     if isinstance(data, np.ndarray):
         return data.tolist()
-    return data
+    if nested and not (deeper and sequence):  # (an item, or an item where a sequence goes)
+        _check_stored(data, dtype, deeper)
+    if not sequence:
+        return data
+    if level + 1 == len(lengths) and _row_fits(data, set(map(type, data)), dtype or D.float64):
+        return list(data)  # (a row of numbers that fit: no item to check on its own)
+    return [_unwrap(d, True, dtype, lengths, level + 1) for d in data]
+
+
+def _row_fits(row: Any, kinds: set, dtype: D.dtype) -> bool:
+    """Whether ``row`` holds Python numbers only (of the types ``kinds``), each of which
+    ``dtype`` holds."""
+    if not _PYTHON_NUMBERS.issuperset(kinds):
+        return False
+    for kind in kinds - {bool} if dtype is not D.bool else ():
+        if kind is int or not dtype.is_floating_point:  # (a float tensor holds any float)
+            low, high = _held(dtype, kind)
+            if not all(low <= v <= high for v in row if type(v) is kind):  # (nan too)
+                return False
+    return True
+
+
+@functools.lru_cache(maxsize=64)
+def _held(dtype: D.dtype, kind: type) -> tuple:
+    """The least and the greatest Python ``kind`` (int, or float for an integer dtype) that
+    ``dtype`` holds as torch reads one (:func:`_check_fits`, ``D.overflows``)."""
+    if dtype.is_floating_point:
+        return -2 ** 1024 + 1, 2 ** 1024 - 1
+    info = D.iinfo(dtype)
+    if kind is float:
+        return float(info.min), float(info.max)
+    return info.min if dtype.is_signed else -info.max, info.max
+
+
+def _check_stored(value: Any, dtype: D.dtype | None, deeper: bool) -> None:
+    """torch's error for writing one item of a nested sequence into a ``dtype`` tensor
+    (None: a complex one, which takes what a float64 one takes and complex numbers too),
+    where it cannot (``store_scalar``): not a sequence above the last level, not a number,
+    a number out of the dtype's range."""
+    if deeper:
+        raise TypeError("not a sequence")
+    complex_ = dtype is None
+    dtype = dtype or D.float64
+    kind = _leaf_kind(type(value), dtype)
+    if kind == "complex" and dtype is not D.bool and not complex_:
+        raise TypeError("must be real number, not complex" if dtype.is_floating_point
+                        else "'complex' object cannot be interpreted as an integer")
+    if kind == "int":
+        _check_fits(int(value), dtype)
+    if kind in ("int", "float") and not dtype.is_floating_point and \
+            D.overflows(int(value) if kind == "int" else float(value), dtype):
+        raise _args.conversion_overflow(dtype.name)
 
 
 def _leaf(array: Any, requires_grad: bool) -> Tensor:

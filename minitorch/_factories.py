@@ -566,6 +566,9 @@ def tensor_type(self: Tensor, dtype: Any = None, non_blocking: bool = False,
     >>> minitorch.ones(1).type(), minitorch.ones(1).type(minitorch.int64)
     ('torch.FloatTensor', tensor([1]))
     """
+    if unknown := next((k for k in kwargs if k not in ("async", "memory_format")), None):
+        raise TypeError(f"type() got an unexpected keyword argument '{unknown}'")  # (async:
+        # non_blocking's deprecated name)
     if dtype is None:
         prefix = "torch." if self.device.type == "cpu" else "torch.cuda."
         return prefix + _LEGACY[self.dtype.name].__name__

@@ -635,6 +635,7 @@ def sub_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
                     ufunc="subtract" if pointwise.is_unit(alpha) else None)
 
 
+@_call_form.parser_types(other="Tensor")  # (a number passes: the parser wraps it)
 def mul_(self: Tensor, other: Any) -> Tensor:
     """In-place ``self *= other``."""
     _inplace_other("mul_", other)

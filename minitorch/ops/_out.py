@@ -142,14 +142,14 @@ def _operands_parsed(fn: Callable, args: tuple, kwargs: dict) -> bool:
     values = [*args, *kwargs.values()]
     numbers = all(isinstance(v, (Tensor, int, float, complex)) or v is None for v in values)
     given = len(named) < 2 or any(v is not None for v in values[1:])
-    return _binds(fn, args, kwargs) and len(args) <= len(named) and numbers and given
+    return _call_form.binds(fn, args, kwargs) and len(args) <= len(named) and numbers and given
 
 
 def _parses(fn: Callable, args: tuple, kwargs: dict) -> bool:
     """Whether torch's parser takes the call of ``fn`` (its arguments bind, of its
     parameters' types): its refusal comes before anything ``out=`` is checked for, and is the
     op's own (raised by ``fn`` itself, which its entry words as torch's parser)."""
-    return _call_form._binds(fn, args, kwargs) and not _call_form.parameter_types(
+    return _call_form.binds(fn, args, kwargs) and not _call_form.parameter_types(
         fn, fn.__name__, args, kwargs)
 
 
@@ -406,7 +406,8 @@ requires dtype Double
         if out is None or not _parses(fn, args, kwargs):
             return fn(*args, **kwargs)
         if isinstance(out, Tensor) and len(args) == 2 and all(
-                isinstance(a, (Tensor, int, float, complex)) for a in args):
+                isinstance(a, (Tensor, int, float, complex)) for a in args) and \
+                _call_form.binds(fn, args, kwargs):
             message = refusal(args, out)
             if message is not None:
                 raise RuntimeError(message)
@@ -544,8 +545,8 @@ def where_with_out(fn: Callable) -> Callable:
 
             raise _args.invalid_combination("where", args, *WHERE_SIGNATURES,
                                             keywords={**kwargs, "out": out})
-        if out is None:
-            return fn(*args, **kwargs)
+        if out is None or not _call_form.binds(fn, args, kwargs):
+            return fn(*args, **kwargs)  # (the parser's refusal of the call first)
         _args.tensor_args("where", *((a, n, i + 1) for i, (a, n) in enumerate(
             zip(args, ("condition", "input", "other")))))
 
@@ -884,22 +885,12 @@ _TUPLE_SIZES = dict.fromkeys(("svd", "lu_unpack", "linalg_lu",
 _CHECK_ORDER = {"svd": (0, 2, 1), "linalg_svd": (0, 2, 1)}
 
 
-def _binds(fn: Callable, args: tuple, kwargs: dict) -> bool:
-    """Whether the call's arguments bind to ``fn``'s parameters (else its entry refuses them
-    in torch's parser's words, before anything else)."""
-    try:
-        inspect.signature(fn).bind(*args, **kwargs)
-    except TypeError:
-        return False
-    return True
-
-
 def _count_refused(fn: Callable, args: tuple, kwargs: dict, size: int, given: int) -> None:
     """torch's refusal of a tuple out of ``given`` tensors for ``size`` results: after its
     parser's refusals of the other arguments (a TypeError of ``fn``'s), before the op's own
     checks; a call that does not bind is left to refuse itself, as Python's binding (which the
     op's entry words as torch's parser)."""
-    if not _binds(fn, args, kwargs):
+    if not _call_form.binds(fn, args, kwargs):
         return
     try:
         with grad_mode._recording(False):
@@ -948,14 +939,6 @@ def _check_diff_into_out(input: Any, n: Any = 1, dim: Any = -1, prepend: Any = N
     joined = [t for t in (prepend, input, append) if isinstance(t, Tensor)]
     if all(t.dim() == input.dim() for t in joined) and not sum(t.shape[dim] for t in joined):
         raise IndexError("start out of range (expected to be in range of [0, 0], but got 1)")
-
-
-
-def _lacks_required(fn: Callable, args: tuple, kwargs: dict) -> bool:
-    """Whether the call leaves out a parameter of ``fn`` that has no default."""
-    positional, required, _ = _call_form._parameters(fn)
-    given = {*positional[:len(args)], *kwargs}
-    return any(r not in given for r in required)
 
 
 def _overload_of(name: str, kind: str, args: tuple, kwargs: dict) -> tuple:
@@ -1023,7 +1006,7 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
 
     @functools.wraps(fn)
     def with_out(*args: Any, out: Any = None, **kwargs: Any) -> Any:
-        if out is None or _lacks_required(fn, args, kwargs):  # (the parser stops there)
+        if out is None or not _call_form.binds(fn, args, kwargs):  # (the parser's refusal)
             return fn(*args, **kwargs)
         if name == "bucketize" and args and not isinstance(args[0], Tensor):
             return fn(*args, out=out, **kwargs)  # its Number overload has no out: refused
@@ -1048,7 +1031,7 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
         if many and len(outs) != (size := _TUPLE_SIZES.get(key, 2)):
             _count_refused(fn, args, kwargs, size, len(outs))
         args = _prepared(name, args, kwargs, outs)
-        binds = _binds(fn, args, kwargs)  # (else fn refuses the call first)
+        binds = _call_form.binds(fn, args, kwargs)  # (else fn refuses the call first)
         if binds:
             _kernel_checks_first(key, args, kwargs, outs[0], graded=False)
         if name not in _NOT_DIFFERENTIABLE_OUT:  # (theirs refuse no gradient)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._dtype import float16
 from .._tensor import Tensor, broadcast_shapes
 from ..autograd.grad_mode import is_grad_enabled, no_grad
@@ -54,6 +54,7 @@ class Dist(Op):
         return sum_to(grad, a.shape), sum_to(-grad, b.shape)
 
 
+@_call_form.parser_types(p="Number")  # (an int too)
 def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:
     """The ``p``-norm of ``input - other`` (broadcast); ``p`` may be 0, ``inf`` or ``-inf``.
 

@@ -272,6 +272,7 @@ def qr(A: Tensor, mode: str = "reduced") -> Any:
             [ 0.,  3.]])
     """
     _args.tensor_args("linalg_qr", (A, "A", 1))
+    _args.string("linalg_qr", mode, "mode", 2)  # (the parser's, before the kernel's checks)
     if A.dim() < 2:
         raise RuntimeError("linalg.qr: The input tensor A must have at least 2 dimensions.")
     _check_floating("qr", A)

@@ -225,6 +225,8 @@ def _inplace_method(fn: Any) -> Any:
     method.__doc__ = f"In-place ``{fn.__name__}``."
     if fn in _BITS:
         method.torch_signatures = ("Tensor other", "Number other")  # type: ignore[attr-defined]
+    if fn in _LOGICAL:  # (its parser checks other's type before any keyword left over)
+        method = _call_form.parser_types(other="Tensor")(method)
     return method
 
 

@@ -167,7 +167,7 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False, return_count
     _flags("unique_consecutive", return_inverse=return_inverse, return_counts=return_counts)
     refuse_dynamic_shape("aten::unique_consecutive", input)
     d = None if dim is None else _check_dim(input, _args.integer("unique_consecutive", dim,
-                                                                  "dim", 1))
+                                                                  "dim", None))  # (by keyword)
     values, inverse, counts = UniqueConsecutive.apply(input, dim=d)
     extras = (inverse,) * bool(return_inverse) + (counts,) * bool(return_counts)
     return (values, *extras) if extras else values
