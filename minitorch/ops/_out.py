@@ -60,8 +60,8 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
             from .pointwise import no_bool  # (pointwise imports this module)
 
             no_bool(*args[:2])
-        if elementwise and label not in _OVERLAPPING_OUT:
-            _check_iterator_out(fn, label, args, kwargs, out)
+        if elementwise and label not in _OVERLAPPING_OUT and _operands_parsed(fn, args, kwargs):
+            check_internal_overlap(out)  # (TensorIterator's: before shapes and dtypes)
         if label in _COMPLEX_CAST_FIRST:
             _complex_into(args[:2], out)
         if promoted and len(args) >= 2 and all(
@@ -120,16 +120,6 @@ _OVERLAPPING_OUT = frozenset({"nan_to_num"})
 # the ops of :data:`PARSED_OUT` that write out with a TensorIterator
 _ITERATOR_OUT = frozenset({"clamp", "clip", "clamp_min", "clamp_max", "addcmul", "addcdiv",
                            "gcd", "lcm", "logaddexp", "logaddexp2"})
-
-
-def _check_iterator_out(fn: Callable, name: str, args: tuple, kwargs: dict, out: Tensor
-                        ) -> None:
-    """A TensorIterator's refusal of an ``out`` whose elements share memory (an expanded
-    one): after its parser's refusals of the arguments' types, before shapes and dtypes."""
-    if typed := _call_form.parameter_types(fn, name, args, kwargs):
-        raise TypeError(typed)
-    if _operands_parsed(fn, args, kwargs):
-        check_internal_overlap(out)
 
 
 def _operands_parsed(fn: Callable, args: tuple, kwargs: dict) -> bool:
