@@ -45,8 +45,10 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
 
     @functools.wraps(fn)
     def with_out(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
-        if out is None or not _parses(fn, args, kwargs):
+        if out is None:
             return fn(*args, **kwargs)
+        if not _parses(fn, args, kwargs):  # the op's own refusal first (a call it takes
+            fn(*args, **kwargs)  # after all, a number where it says Tensor, goes on)
         label = name or fn.__name__
         _number_first(fn.__name__, fn, args, kwargs, out)
         out = _number_as_out(label, out)
@@ -332,8 +334,10 @@ def with_out_keyword(fn: Callable, name: str) -> Callable:
     """
     @functools.wraps(fn)
     def checked(*args: Any, out: Any = None, **kwargs: Any) -> Any:
-        if out is None or not _parses(fn, args, kwargs):
+        if out is None:
             return fn(*args, **kwargs)
+        if not _parses(fn, args, kwargs):  # the op's own refusal first (a call it takes
+            fn(*args, **kwargs)  # after all, a number where it says Tensor, goes on)
         if not isinstance(out, Tensor):
             raise TypeError(f"{name}(): argument 'out' must be Tensor, not "
                             f"{_args.type_name(out)}")
@@ -393,8 +397,10 @@ requires dtype Double
     """
     @functools.wraps(fn)
     def checked(*args: Any, out: Any = None, **kwargs: Any) -> Any:
-        if out is None or not _parses(fn, args, kwargs):
+        if out is None:
             return fn(*args, **kwargs)
+        if not _parses(fn, args, kwargs):  # the op's own refusal first (a call it takes
+            fn(*args, **kwargs)  # after all, a number where it says Tensor, goes on)
         if isinstance(out, Tensor) and len(args) == 2 and all(
                 isinstance(a, (Tensor, int, float, complex)) for a in args) and \
                 _call_form.binds(fn, args, kwargs):
@@ -931,6 +937,13 @@ def _check_diff_into_out(input: Any, n: Any = 1, dim: Any = -1, prepend: Any = N
         raise IndexError("start out of range (expected to be in range of [0, 0], but got 1)")
 
 
+def _lacks_required(fn: Callable, args: tuple, kwargs: dict) -> bool:
+    """Whether the call leaves out a parameter of ``fn`` that has no default."""
+    positional, required, _ = _call_form._parameters(fn)
+    given = {*positional[:len(args)], *kwargs}
+    return any(r not in given for r in required)
+
+
 def _overload_of(name: str, kind: str, args: tuple, kwargs: dict) -> tuple:
     """The kind of ``out`` the overload a call of ``name`` matches takes, the op it runs
     (which autograd's refusal names) and the key of its kernel's dtype check
@@ -996,7 +1009,7 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
 
     @functools.wraps(fn)
     def with_out(*args: Any, out: Any = None, **kwargs: Any) -> Any:
-        if out is None or not _call_form.binds(fn, args, kwargs):  # (the parser's refusal)
+        if out is None or _lacks_required(fn, args, kwargs):  # (the parser stops there)
             return fn(*args, **kwargs)
         if name == "bucketize" and args and not isinstance(args[0], Tensor):
             return fn(*args, out=out, **kwargs)  # its Number overload has no out: refused
@@ -1021,16 +1034,15 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
         if many and len(outs) != (size := _TUPLE_SIZES.get(key, 2)):
             _count_refused(fn, args, kwargs, size, len(outs))
         args = _prepared(name, args, kwargs, outs)
-        binds = _call_form.binds(fn, args, kwargs)  # (else fn refuses the call first)
-        if binds:
-            _kernel_checks_first(key, args, kwargs, outs[0], graded=False)
+        if not _call_form.binds(fn, args, kwargs):  # a stray keyword: refused after out's
+            return fn(*args, **kwargs)  # elements are read, before anything else
+        _kernel_checks_first(key, args, kwargs, outs[0], graded=False)
         if name not in _NOT_DIFFERENTIABLE_OUT:  # (theirs refuse no gradient)
             _refuse_grad(op, _tensors_of((*args, *kwargs.values())), outs)
         first = args[0] if args else kwargs.get("input")
         if key in _ITERATOR_OUT and _operands_parsed(fn, args, kwargs):
             check_internal_overlap(outs[0])
-        if binds:
-            _kernel_checks_first(key, args, kwargs, outs[0], graded=True)
+        _kernel_checks_first(key, args, kwargs, outs[0], graded=True)
         if _checked_first(key, first):
             for o, field in (reversed if key in _VECTORS_FIRST else list)(list(zip(
                     outs, _CHECKED_FIRST.get(key, ())))):

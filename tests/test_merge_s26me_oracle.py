@@ -1,0 +1,44 @@
+"""Where the session-26 branches met: ``out=`` of a call whose argument a parameter's
+annotation does not name but the op takes (a numpy number where ``mul`` says Tensor) is
+written, not dropped; out='s autograd refusal by the op's derivative (none, not
+implemented, or torch's); an empty view's place. Each case is a small program run on torch
+and on minitorch (``L``); its outcome, the value of ``R`` or the exception's type and
+message, must be the same."""
+
+from __future__ import annotations
+
+import pytest
+from test_bad_input_fuzz21b_oracle import assert_as_torch
+
+X = "x = L.tensor([1., 2., 3., 4.]); "
+
+
+@pytest.mark.parametrize("program", [
+    # a numpy number as an operand of an op with out=: written into out, or out's cast refused
+    X + "o = L.empty(4); r = L.mul(x, np.float32(1.5), out=o); R = (r is o, o)",
+    X + "R = L.mul(x[::2], np.float32(1.5), out=L.empty(2, dtype=L.bool))",
+    X + "o = L.empty(4, dtype=L.float64); r = L.add(x, np.float64(2), out=o); R = (r is o, o)",
+    X + "o = L.empty(4); r = L.sub(x, np.int64(1), alpha=2, out=o); R = (r is o, o)",
+    X + "o = L.empty(4, dtype=L.bool); r = L.eq(x, np.float32(2), out=o); R = (r is o, o)",
+    X + "o = L.empty(4); r = L.maximum(x, np.float32(2), out=o); R = (r is o, o)",
+    X + "R = L.mul(x, np.array([1.5]), out=L.empty(4))",
+    X + "R = L.mul(x, 'a', out=L.empty(4))",
+    X + "R = L.atan2(x, out=L.empty(4))",
+    # out= and autograd, by the op's derivative
+    X + "o = L.empty(4, dtype=L.bool, requires_grad=False); R = L.eq(x.requires_grad_(), 2, out=o)",
+    "o = L.empty(2, requires_grad=True); R = L.lt(L.ones(2), 2, out=o).requires_grad",
+    "R = L.gcd(L.tensor([4, 6]), L.tensor([2, 4]), out=L.empty(2, requires_grad=True))",
+    "R = L.gcd(L.ones(2), L.ones(2), out=L.empty(2, requires_grad=True))",
+    "R = L.bitwise_not(L.tensor([1]), out=L.empty(1, requires_grad=True))",
+    "R = L.floor_divide(L.ones(2), L.ones(2), out=L.empty(2, requires_grad=True))",
+    "R = L.heaviside(L.ones(2), L.ones(2), out=L.empty(2, requires_grad=True))",
+    "R = L.add(L.ones(2, requires_grad=True), 1, out=L.empty(2))",
+    # an expanded out: refused after the parser's checks
+    "R = L.add(L.ones(3), 1, out=L.ones(1).expand(3))",
+    "R = L.add(L.ones(3), 'a', out=L.ones(1).expand(3))",
+    # an empty view's place in its storage
+    "R = L.arange(12.).view(3, 4)[3:].storage_offset()",
+    "R = L.arange(12.).view(3, 4)[:, 4:].stride()",
+])
+def test_as_torch(program: str) -> None:
+    assert_as_torch(program)
