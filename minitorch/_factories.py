@@ -558,15 +558,22 @@ def _dotted_name(name: str) -> Any:
     return obj
 
 
-def tensor_type(self: Tensor, dtype: Any = None, non_blocking: bool = False,
-                **kwargs: Any) -> Any:
+def tensor_type(self: Tensor, dtype: Any = None, *positional: Any, **kwargs: Any) -> Any:
     """Without an argument, the tensor's type name; with a dtype, a type name or a legacy
-    class, the tensor converted to it.
+    class, the tensor converted to it (``non_blocking``, second, is a flag only here).
 
     >>> minitorch.ones(1).type(), minitorch.ones(1).type(minitorch.int64)
     ('torch.FloatTensor', tensor([1]))
     """
-    if unknown := next((k for k in kwargs if k not in ("async", "memory_format")), None):
+    if len(positional) > 1:
+        raise TypeError("type() takes from 0 to 2 positional arguments but "
+                        f"{len(positional) + 1} were given")
+    if positional:  # torch's parser reads it before it looks at the dtype or keywords
+        _args.flag("type", positional[0], "non_blocking", 2)
+    elif "non_blocking" in kwargs:
+        _args.flag("type", kwargs["non_blocking"], "non_blocking")
+    if unknown := next((k for k in kwargs if k not in ("non_blocking", "async",
+                                                        "memory_format")), None):
         raise TypeError(f"type() got an unexpected keyword argument '{unknown}'")  # (async:
         # non_blocking's deprecated name)
     if dtype is None:

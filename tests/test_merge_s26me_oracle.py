@@ -36,6 +36,13 @@ X = "x = L.tensor([1., 2., 3., 4.]); "
     # an expanded out: refused after the parser's checks
     "R = L.add(L.ones(3), 1, out=L.ones(1).expand(3))",
     "R = L.add(L.ones(3), 'a', out=L.ones(1).expand(3))",
+    # Tensor.type's non_blocking: a flag, read before the dtype and the keywords
+    "R = L.ones(2).type(L.float64, 'a')",
+    "R = L.ones(2).type(L.float64, non_blocking='a')",
+    "R = L.ones(2).type('a', 'b')",
+    "R = L.ones(2).type(L.float64, 'a', foo=1)",
+    "R = L.ones(2).type(L.float64, True, 1)",
+    "R = L.ones(2).type(L.int64, non_blocking=True)",
     # an empty view's place in its storage
     "R = L.arange(12.).view(3, 4)[3:].storage_offset()",
     "R = L.arange(12.).view(3, 4)[:, 4:].stride()",
