@@ -43,6 +43,16 @@ X = "x = L.tensor([1., 2., 3., 4.]); "
     "R = L.ones(2).type(L.float64, 'a', foo=1)",
     "R = L.ones(2).type(L.float64, True, 1)",
     "R = L.ones(2).type(L.int64, non_blocking=True)",
+    # linalg's parsers: pinv's tolerances are tensors or numbers (no None by position),
+    # matrix_exp's input a tensor
+    "R = L.linalg.pinv(L.ones(2, 2), 'a')",
+    "R = L.linalg.pinv(L.ones(2, 2), None)",
+    "R = L.linalg.pinv(L.ones(2, 2), None, atol=1.)",
+    "R = L.linalg.pinv(L.ones(2, 2), rtol='a')",
+    "R = L.linalg.pinv(L.ones(2, 2), atol=1., rtol=L.tensor(0.5))",
+    "R = L.linalg.pinv(L.ones(2, 2), rcond=None)",
+    "R = L.linalg.pinv(L.ones(2, 2), 0.1, True)",
+    "R = L.linalg.matrix_exp(1.)",
     # an empty view's place in its storage
     "R = L.arange(12.).view(3, 4)[3:].storage_offset()",
     "R = L.arange(12.).view(3, 4)[:, 4:].stride()",

@@ -404,7 +404,7 @@ PINV_SIGNATURES = (
 
 
 @_call_form.overloads(*PINV_SIGNATURES)
-def linalg_pinv(input: Tensor, rcond: Any = None, hermitian: bool = False, *,
+def linalg_pinv(input: Tensor, rcond: Any = _args.OMITTED, hermitian: bool = False, *,
                 atol: Any = None, rtol: Any = None) -> Tensor:
     """The Moore-Penrose pseudo-inverse: singular values up to ``max(atol, rtol * largest)``
     count as zero (by default ``rtol = max(m, n) * eps``); ``rcond`` is ``rtol``;
@@ -415,11 +415,13 @@ def linalg_pinv(input: Tensor, rcond: Any = None, hermitian: bool = False, *,
             [0.0000, 0.0000]])
     """
     _args.tensor_args("linalg_pinv", (input, "input", 1))
-    if rcond is not None:
-        if atol is not None or rtol is not None:
-            given = {k: v for k, v in (("atol", atol), ("rtol", rtol)) if v is not None}
-            raise _args.invalid_combination("linalg_pinv", (input, rcond), *PINV_SIGNATURES,
-                                            keywords=given)
+    given = {k: v for k, v in (("atol", atol), ("rtol", rtol)) if v is not None}
+    explicit = () if rcond is _args.OMITTED else (rcond,)  # (torch's overloads take no None)
+    if (explicit and given) or not all(_args.is_tensor(v) or _args.is_real(v)
+                                       for v in (*explicit, *given.values())):
+        raise _args.invalid_combination("linalg_pinv", (input, *explicit), *PINV_SIGNATURES,
+                                        keywords=given)
+    if explicit:
         rtol = rcond
     if isinstance(atol, (int, float)) and rtol is None:  # torch's float overload: its default rtol
         _args.wrap_dim(-2, input.dim())        # reads the sizes and the dtype's eps first

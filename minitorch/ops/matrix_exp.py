@@ -200,6 +200,7 @@ def linalg_matrix_exp(input: Tensor) -> Tensor:
     >>> minitorch.linalg.matrix_exp(minitorch.zeros(1, 1))
     tensor([[1.]])
     """
+    _args.tensor_args("linalg_matrix_exp", (input, "input", 1))
     # torch's CPU kernel takes float16 (n >= 2 gives it inf and NaN); the 1 by 1 and empty
     # matrices, plain exp, are the ones it computes right
     tiny = input.dim() >= 2 and (input.shape[-1] <= 1 or not input.numel())
