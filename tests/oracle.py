@@ -149,6 +149,20 @@ def assert_as_torch(program: Callable[[Any], Any],
         assert_alike(program(mt), program(torch), compare)
 
 
+def assert_conv_bits(got: np.ndarray, want: np.ndarray) -> None:
+    """A float32 convolution's result equal to torch's to the bit where minitorch repeats
+    oneDNN's kernels (AVX-512 CPUs, ``ops._conv_order``); elsewhere oneDNN takes kernels of
+    another vector width, which minitorch does not repeat: equal to float32 rounding of sums
+    as large as the largest result."""
+    from minitorch.ops._softmax_order import lanes
+
+    if lanes() == 16:
+        np.testing.assert_array_equal(got, want)
+    else:
+        scale = float(np.abs(want).max(initial=1.0))
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5 * scale)
+
+
 def assert_alike(got: Any, want: Any,
                  compare: Callable[[Any, torch.Tensor], None] = assert_exact) -> None:
     """minitorch's result ``got`` is torch's ``want``: each tensor compared by ``compare``,

@@ -15,11 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import minitorch as mt
-from tests.oracle import SETTINGS, assert_same_error, raised_by
-
-
-def _bits(a: np.ndarray) -> np.ndarray:
-    return a.view(np.int32 if a.dtype == np.float32 else np.int64)
+from tests.oracle import SETTINGS, assert_conv_bits, assert_same_error, raised_by
 
 
 def _conv_run(L: Any, layer: str, cfg: dict, shape: tuple) -> tuple:
@@ -55,7 +51,7 @@ def test_conv1d_bit_for_bit(cfg: dict, shape: tuple) -> None:
         if "groups" in cfg or "dilation" in cfg:
             np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
         else:
-            np.testing.assert_array_equal(_bits(g), _bits(w))
+            assert_conv_bits(g, w)
 
 
 @pytest.mark.parametrize("cfg", [{"padding": 1, "padding_mode": m}
@@ -72,7 +68,7 @@ def test_conv2d_padding_modes(cfg: dict) -> None:
         if cfg["padding_mode"] == "circular":
             np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
         else:
-            np.testing.assert_array_equal(_bits(g), _bits(w))
+            assert_conv_bits(g, w)
 
 
 @given(length=st.integers(1, 12), kernel=st.integers(1, 4), stride=st.integers(1, 3),
