@@ -15,12 +15,18 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+import pytest
 import torch
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import minitorch as mt
+from minitorch.ops._softmax_order import lanes
+
+# the CPUs whose torch kernels minitorch's bit-for-bit paths repeat (16 float32 lanes); on
+# others (AVX2) torch and oneDNN take kernels of another vector width
+AVX512 = lanes() == 16
 
 # Deterministic in CI: the same examples on every run, nothing stored in .hypothesis/.
 SETTINGS = settings(
@@ -154,13 +160,17 @@ def assert_conv_bits(got: np.ndarray, want: np.ndarray) -> None:
     oneDNN's kernels (AVX-512 CPUs, ``ops._conv_order``); elsewhere oneDNN takes kernels of
     another vector width, which minitorch does not repeat: equal to float32 rounding of sums
     as large as the largest result."""
-    from minitorch.ops._softmax_order import lanes
-
-    if lanes() == 16:
+    if AVX512:
         np.testing.assert_array_equal(got, want)
     else:
         scale = float(np.abs(want).max(initial=1.0))
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5 * scale)
+
+
+def avx512_bits(what: str) -> None:
+    """Skip a bit-for-bit claim about ``what`` on a CPU without AVX-512 (:data:`AVX512`)."""
+    if not AVX512:
+        pytest.skip(f"{what}: torch's bits are repeated for its AVX-512 kernels")
 
 
 def assert_alike(got: Any, want: Any,

@@ -16,16 +16,15 @@ import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import SETTINGS
+from oracle import AVX512, SETTINGS
 
 import minitorch as mt
 from minitorch import _mkl
 from minitorch.ops import _conv_order
 from minitorch.ops._cascade_sum import get_num_threads
-from minitorch.ops._softmax_order import lanes
 
 pytestmark = [
-    pytest.mark.skipif(lanes() != 16, reason="oneDNN's kernel choice is repeated for AVX-512"),
+    pytest.mark.skipif(not AVX512, reason="oneDNN's kernel choice is repeated for AVX-512"),
     pytest.mark.skipif(get_num_threads() != torch.get_num_threads(),
                        reason="torch runs with another thread count than minitorch assumes"),
 ]
