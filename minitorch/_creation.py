@@ -11,6 +11,7 @@ from __future__ import annotations
 import builtins
 import functools
 import math
+import operator
 import warnings
 from typing import Any
 
@@ -297,10 +298,11 @@ def _type_name(kind: type) -> str:
 
 
 def _lengths(data: Any) -> tuple:
-    """The shape torch measures for ``data``: the lengths down its first items, stopping at
-    a tensor (which torch reads as one number there)."""
+    """The shape torch measures for ``data``: the lengths down its first items (a numpy
+    array's among them), stopping at a tensor (which torch reads as one number there)."""
     lengths: list = []
-    while _is_sequence(data) or (lengths and isinstance(data, (str, bytes))):
+    while _is_sequence(data) or (lengths and isinstance(data, (str, bytes))) or \
+            (isinstance(data, np.ndarray) and data.ndim):  # (a sequence to torch)
         lengths.append(len(data))
         if not len(data):
             break
@@ -317,6 +319,9 @@ def _unwrap(data: Any, nested: bool = False, dtype: D.dtype | None = None,
     must hold one element (torch reads it as a number; an integer one for an integer or
     bool dtype), above it is a sequence; a range is a sequence, and inside one a string."""
     deeper = level < len(lengths)
+    if nested and isinstance(data, np.ndarray) and data.ndim and deeper:
+        # its items read as any others, torch's checks and all (at once where it fits)
+        data = data.tolist() if data.shape == lengths[level:] else list(data)
     sequence = _is_sequence(data) or (nested and isinstance(data, (str, bytes)))
     if nested and deeper and lengths[level] and (
             sequence or (isinstance(data, Tensor) and data.dim())) and \
@@ -336,6 +341,8 @@ def _unwrap(data: Any, nested: bool = False, dtype: D.dtype | None = None,
             raise ValueError("only one element tensors can be converted to Python scalars")
         return data.item() if data.dim() == 0 or nested else data.tolist()
     if isinstance(data, np.ndarray):
+        if nested and data.ndim:  # where a number goes: numpy's refusal to read it as one
+            (operator.index if dtype and not dtype.is_floating_point else float)(data)
         return data.tolist()
     if nested and not (deeper and sequence):  # (an item, or an item where a sequence goes)
         _check_stored(data, dtype, deeper)

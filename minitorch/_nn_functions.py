@@ -80,6 +80,7 @@ pixel_shuffle, pixel_unshuffle = F.pixel_shuffle, F.pixel_unshuffle
 cosine_similarity, pairwise_distance, prelu, bilinear = F.cosine_similarity, \
     F.pairwise_distance, F.prelu, F.bilinear
 adaptive_avg_pool1d = F.adaptive_avg_pool1d
+avg_pool1d = F.avg_pool1d  # torch.avg_pool1d is F.avg_pool1d, one builtin
 channel_shuffle = F.channel_shuffle
 
 
@@ -405,11 +406,6 @@ max_pool3d = _top_level_pool(3, """``F.max_pool3d`` (an empty ``stride``: the ke
     """)
 
 
-def _one(fn: str, name: str, value: Any, position: int) -> int:
-    """A 1-d pooling's size: an int or a one-int tuple, as torch's ``check1d``."""
-    return _single(fn, name, _ints(fn, name, value, position))
-
-
 def _single(fn: str, name: str, values: Any) -> int:
     if len(values) != 1:
         raise RuntimeError(f"{fn}() argument '{name}' should contain one int (got "
@@ -430,23 +426,6 @@ def _pooled_dims(fn: str, input: Any) -> None:
     if not 2 <= input.dim() < 4:
         raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "
                            f"tensor for argument #1 'self' (while checking arguments for {fn})")
-
-
-def avg_pool1d(input: Tensor, kernel_size: Any, stride: Any = (), padding: Any = 0,
-               ceil_mode: bool = False, count_include_pad: bool = True) -> Tensor:
-    """The averages of windows of ``kernel_size`` along the last dim: torch's composition,
-    ``avg_pool2d`` of a height-1 input, squeezed.
-
-    >>> minitorch.avg_pool1d(minitorch.tensor([[1., 3., 2., 0.]]), 2)
-    tensor([[2., 1.]])
-    """
-    _pooled_dims("avg_pool1d", input)
-    kernel = _one("avg_pool1d", "kernel_size", kernel_size, 2)
-    step = _one("avg_pool1d", "stride", stride, 3) if stride != () else kernel
-    pad = _one("avg_pool1d", "padding", padding, 4)
-    pooled = F.avg_pool2d(input.unsqueeze(-2), (1, kernel), (1, step), (0, pad), ceil_mode,
-                          count_include_pad)
-    return pooled.squeeze(-2)
 
 
 def adaptive_max_pool1d(input: Tensor, output_size: Any) -> tuple:

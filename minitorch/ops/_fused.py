@@ -159,10 +159,11 @@ def lerp(xp: Any, a: Any, b: Any, weight: Any) -> Any:
     >>> lerp(np, np.float32([0.0, 0.0]), np.float32([8.0, 8.0]), np.float32([0.25, 0.75]))
     array([2., 6.], dtype=float32)
     """
-    if a.dtype == xp.float16 and b.dtype == xp.float16:  # torch's opmath: in float32, then
+    half = getattr(xp, "float16", None)  # (a strict array API namespace has none)
+    if half is not None and a.dtype == half and b.dtype == half:  # torch's opmath: in float32,
         wide = weight if not hasattr(weight, "shape") else xp.astype(weight, xp.float32)
         return xp.astype(lerp(xp, xp.astype(a, xp.float32), xp.astype(b, xp.float32), wide),
-                         xp.float16)  # rounded once
+                         half)  # then rounded once
     if not hasattr(weight, "shape"):  # a number: one of the two forms for every element
         if _float32(a, b):
             w = np.float32(weight)

@@ -174,15 +174,15 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
                                      **({} if out is None else {"out": out}))
     if p is not None and not isinstance(p, str):  # every type, then the values, as torch
         _args.number_types("linalg_vector_norm", (p, "ord", 2))
-    if dim is not None and not _call_form._ints_like(dim):  # its type, with the others';
-        _args.int_list("linalg_vector_norm", dim, "dim", 3)  # its items unpacked after them
+    listed = [dim] if isinstance(dim, int) else dim  # torch's Python passes an int (a bool
+    # too) on as a list
+    if listed is not None and not _call_form._ints_like(listed):  # its type, with the
+        _args.int_list("linalg_vector_norm", listed, "dim", 3)  # others'; its items after
     keepdim = _args.flag("linalg_vector_norm", keepdim, "keepdim", 4)
     dtype = _args.dtype("linalg_vector_norm", dtype)
     if out is not None:
-        return _linalg().vector_norm(input, _as_p(p), [dim] if isinstance(dim, int) else dim,
-                                     keepdim, dtype=dtype, out=out)
-    given = None if dim is None else _args.int_list(  # (torch's Python passes an int on
-        "linalg_vector_norm", [dim] if isinstance(dim, int) else dim, "dim", 3)  # as a list)
+        return _linalg().vector_norm(input, _as_p(p), listed, keepdim, dtype=dtype, out=out)
+    given = None if dim is None else _args.int_list("linalg_vector_norm", listed, "dim", 3)
     order = _as_p(p)
     if not input.dtype.is_floating_point:
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor "

@@ -404,8 +404,10 @@ def part(a: Tensor, key: tuple) -> Any:
     if min(kept, default=0) < 0:
         raise RuntimeError("as_strided: Negative strides are not supported at the moment, got "
                            f"strides: {list(kept)}")
-    if max(map(abs, kept), default=0) * array.itemsize <= _args.INT64_MAX:
-        array = _strided_as(array, kept)  # (past int64 bytes numpy holds none)
+    if element_strides(array) is not None and \
+            max(map(abs, kept), default=0) * array.itemsize <= _args.INT64_MAX:
+        array = _strided_as(array, kept)  # (past int64 bytes numpy holds none; a library
+        # without strides keeps its own)
     return placed(array, a._data, offset)
 
 

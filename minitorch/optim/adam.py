@@ -30,6 +30,7 @@ from ._elementwise import (
     check_fused,
     check_settings,
     check_tensor_lr,
+    inplace_shape,
     op_number,
     setting,
     weight_decay_of,
@@ -109,7 +110,8 @@ class Adam(ElementwiseOptimizer):
         lr, (beta1, beta2), wd = group["lr"], group["betas"], group["weight_decay"]
         if wd != 0:
             if group["decoupled_weight_decay"]:
-                setting(group, "weight_decay", "mul_", "other", 1, into=p)
+                factor = 1 - lr * group.raw("weight_decay")  # (Python's refusal of a str)
+                inplace_shape(op_number(factor, "mul_", "other", 1), p)
                 p._data *= 1 - lr * wd
             else:
                 grad = add_scaled(xp, grad, p._data, weight_decay_of(group))
