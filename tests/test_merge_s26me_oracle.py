@@ -56,6 +56,33 @@ X = "x = L.tensor([1., 2., 3., 4.]); "
     # an empty view's place in its storage
     "R = L.arange(12.).view(3, 4)[3:].storage_offset()",
     "R = L.arange(12.).view(3, 4)[:, 4:].stride()",
+    # numpy arrays inside tensor()'s data: sequences to its shape, their items checked
+    "R = L.tensor([np.ones(2, np.float32), [1.0, 2.0]])",
+    "R = L.tensor([np.ones(2, np.int32), [1.5, 2.0]], dtype=L.float64)",
+    "R = L.tensor([np.ones(2), [1.0]])",
+    "R = L.tensor([np.ones(2), 3.0])",
+    "R = L.tensor([1.0, np.ones(1)])",
+    "R = L.tensor([1, np.ones(2, np.int64)])",
+    "R = L.tensor([[1.0, 2.0], np.ones((2, 2))])",
+    "R = L.tensor([[1, 2], np.array([300, 2])], dtype=L.int8)",
+    "R = L.tensor([np.array([1.5]), [1.0]], dtype=L.int64)",
+    # torch.norm's int dim (a bool too) goes on as a list
+    "R = L.norm(L.ones(2, 3), 2, True)",
+    "R = L.norm(L.ones(2, 3), 2, 1)",
+    "R = L.norm(L.ones(2, 3), 2, True, out=L.ones(2))",
+    # AdamW: 1 - lr * weight_decay, in Python, before mul_
+    "p = L.nn.Parameter(L.ones(2)); p.grad = L.ones(2); o = L.optim.AdamW([p]); "
+    "o.param_groups[0]['weight_decay'] = 'a'; o.step()",
+    "p = L.nn.Parameter(L.ones(2)); p.grad = L.ones(2); o = L.optim.AdamW([p], lr=1); "
+    "o.param_groups[0]['weight_decay'] = 'a'; o.step()",
+    "p = L.nn.Parameter(L.ones(2)); p.grad = L.ones(2); o = L.optim.AdamW([p]); "
+    "o.param_groups[0]['weight_decay'] = None; o.step()",
+    "p = L.nn.Parameter(L.ones(2)); p.grad = L.ones(2); o = L.optim.AdamW([p]); "
+    "o.param_groups[0]['weight_decay'] = L.tensor([0.1, 0.2, 0.3]); o.step()",
+    # torch.avg_pool1d is F.avg_pool1d: every type before any window's unpacking
+    "R = L.avg_pool1d(L.ones(2, 6), (1.,), 1, 0, 'a')",
+    "R = L.avg_pool1d(L.ones(2, 6), (1.,), (1.,), (1.,))",
+    "R = L.avg_pool1d(L.ones(2, 6), 2) is None or L.avg_pool1d is L.nn.functional.avg_pool1d",
 ])
 def test_as_torch(program: str) -> None:
     assert_as_torch(program)
