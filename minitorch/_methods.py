@@ -781,7 +781,7 @@ def fill_(self: Tensor, value: Any) -> Tensor:
         check_inplace_allowed(self, value)  # autograd's refusals before the kernel's
     value = _fill_value("fill_", self, value, (value,), ["Tensor value", "Number value"])
     if isinstance(value, Tensor):
-        return self._inplace(inplace.Copy.apply, value)
+        return self._inplace(inplace.FillTensor_.apply, value)
     return self._inplace(inplace.Fill.apply, value=value)
 
 

@@ -225,7 +225,7 @@ def _unpool_output_size(input: Tensor, kernel: tuple, stride: tuple, padding: tu
     """torch's output size of an unpooling: from the pooling's geometry, or ``output_size``
     (the spatial sizes, or with the batch and channel in front) within a stride of it."""
     dims, op, item = len(kernel), _args.python_op, _args.python_item
-    default = [op(op(op(item(tuple(input.shape), d - dims) - 1, "*", item(stride, d)), "+",
+    default = [op(op(op(item(tuple(input.size()), d - dims) - 1, "*", item(stride, d)), "+",
                      item(kernel, d)), "-", op(2, "*", item(padding, d))) for d in range(dims)]
     if output_size is not None:
         default = _given_output_size(default, dims, stride, output_size)

@@ -70,11 +70,12 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
                 isinstance(a, (Tensor, int, float)) for a in args[:2]):
             broadcast_pair(*args[:2])  # (TensorIterator's shape first, then its dtypes)
             _check_cast(D.result_type(*args[:2]), out)
-        with grad_mode._recording(False):
+        unimplemented = label in _DERIVATIVE_NOT_IMPLEMENTED  # (its NotImplemented record
+        with grad_mode._recording(unimplemented and grad_mode._state.grad_enabled):  # is out's)
             result = fn(*args, **kwargs)
         if elementwise and any(t is out for t in operands):
             check_output_shape(out.shape, result.shape)
-        return _write(result, out, differentiable)
+        return _write(result, out, differentiable and not unimplemented)
 
     return out_last(with_out, fn)
 
@@ -352,6 +353,11 @@ def with_out_keyword(fn: Callable, name: str) -> Callable:
                 _check_out_dtype(name, input, None, out)
             result = fn(*args, **kwargs)
             _check_out_dtype(name, input, result, out)
+            if name == "conj_physical" and result is input and input.requires_grad and \
+                    grad_mode._state.grad_enabled:
+                from .pointwise import ConjPhysicalOut  # (pointwise imports this module)
+
+                return ConjPhysicalOut.on(input)
             return result
 
         return takes_out(checked_dtype, _RUNS.get(name, name), elementwise=True,
@@ -583,6 +589,9 @@ def _write(result: Tensor, out: Tensor, differentiable: bool = True) -> Tensor:
     with _batched_function.own_write(), grad_mode._recording(
             differentiable and grad_mode._state.grad_enabled):
         out.copy_(result)
+    if result._grad_fn is not None and not differentiable:  # (an op torch gives no derivative:
+        # out takes its NotImplemented node)
+        out._take_grad_fn(result._grad_fn, result._output_nr)
     return out
 
 

@@ -223,6 +223,9 @@ def histogramdd(input: Tensor, bins: Any = _args.OMITTED, *, range: Any = None,
         if e.shape[0] < 2:
             raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {e.shape[0] - 1} "
                                f"for dimension {i}")
+    shape = tuple(e.shape[0] - 1 for e in edges)  # the histogram's, resized as torch's out
+    _args.check_numel(shape)  # (before minitorch's flat bin numbers)
+    _args.check_alloc(shape, input.dtype.itemsize)
     if not input.dtype.is_floating_point:
         raise _args.not_implemented("histogram_cpu", input.dtype)
     return return_types.histogramdd(*_count_rows(xp, rows, edges, weight, density))
@@ -290,6 +293,8 @@ def _histogram_edges(input: Tensor, data: Any, bins: Any, range: Any,
     if count <= 0 and dim is None:  # (histogramdd's counts are checked with its edges)
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {count} for "
                            "dimension 0")
+    if dim is None:  # histogram's edges are allocated before their range is read
+        _args.check_alloc((count + 1,), input.dtype.itemsize)
     if range is not None:
         low, high = (float(v) for v in range)
     elif data.shape[0]:
@@ -308,6 +313,7 @@ def _histogram_edges(input: Tensor, data: Any, bins: Any, range: Any,
         low, high = low - 0.5, high + 0.5
     if input.dtype is bool_:
         raise _args.not_implemented("linspace_cpu", bool_)
+    _args.check_alloc((max(count + 1, 0),), input.dtype.itemsize)  # histogramdd's, here
     return linspace(xp, low, high, max(count + 1, 0), data.dtype)
 
 

@@ -70,6 +70,13 @@ class FillTensor(Copy):
     _profile_name = "aten::fill"
 
 
+class FillTensor_(Copy):
+    """``fill_`` by a 0-d tensor: the value gets the gradient's sum, the filled tensor none."""
+
+    node_name = "FillBackward3"
+    _profile_name = "aten::fill_"
+
+
 def _device_if_other(src: Tensor, dst: Tensor) -> Any:
     """``src``'s device when ``copy_`` moves values across devices (as torch allows), else
     None."""

@@ -1816,6 +1816,18 @@ class FloorDivide(_NoDerivative):
         return _rounded_quotient(a, b, "floor")
 
 
+class ConjPhysicalOut(_NoDerivative):
+    """``conj_physical(x, out=o)`` of a real ``x`` that requires grad: the copy into ``o`` is
+    recorded, as autograd's fallback records it (the op alone gives ``x`` itself back)."""
+
+    node_name = "NotImplemented"
+    _profile_name = "aten::conj_physical"
+
+    @staticmethod
+    def compute(a: Any) -> Any:
+        return a._data
+
+
 class Fmod(Remainder):
     node_name = "FmodBackward1"
     _profile_name = "aten::fmod"

@@ -466,6 +466,7 @@ def variance(name: str, input: Tensor, dim: Dims, unbiased: Any, keepdim: Any,
              correction: Any, welford: bool = False) -> Tensor:
     """``var`` or ``std`` (as ``name`` says) with torch's checks (``welford``: std_mean's
     one-pass kernel for every reduction)."""
+    _args.tensor_args(name, (input, "input", 1))  # (the entry words it as torch's parser)
     options = variance_options(name, input, dim, unbiased, keepdim, correction)
     return variance_node(name, input, options, welford)
 

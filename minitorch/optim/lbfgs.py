@@ -157,7 +157,8 @@ class LBFGS(Optimizer):
         dirs, stps, ro = state["old_dirs"], state["old_stps"], state["ro"]
         if ys > 1e-10:  # keep the pair only where the curvature is positive
             if len(dirs) == group["history_size"]:
-                del dirs[0], stps[0], ro[0]
+                for kept in (dirs, stps, ro):
+                    kept.pop(0)  # (torch's pops: a history of 0 pops from an empty list)
             dirs.append(y)
             stps.append(s)
             ro.append(1.0 / ys)

@@ -226,23 +226,25 @@ def random_split(dataset: Any, lengths: Sequence[float], generator: Any = None) 
     >>> [len(s) for s in random_split(range(10), [0.7, 0.3])]
     [7, 3]
     """
-    n = len(dataset)
-    if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
-        lengths = _lengths_of_fractions(lengths, n)
-    if sum(lengths) != n:
+    if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:  # (the lengths read first,
+        lengths = _lengths_of_fractions(lengths, dataset)  # then the dataset's length)
+    if sum(lengths) != len(dataset):
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
     order = _public("randperm")(sum(lengths), generator=generator).tolist()  # torch's: ints only
     starts = [sum(lengths[:i]) for i in range(len(lengths))]
     return [Subset(dataset, order[s:s + k]) for s, k in zip(starts, lengths)]
 
 
-def _lengths_of_fractions(fractions: Sequence[float], n: int) -> list[int]:
+def _lengths_of_fractions(fractions: Sequence[float], dataset: Any) -> list[int]:
     """torch's rounding: floors, then the remainder one by one, round-robin; each fraction
-    must lie in [0, 1] and an empty split is warned about, as torch does."""
+    must lie in [0, 1] (checked in turn, the dataset's length taken after each) and an empty
+    split is warned about, as torch does."""
+    lengths = []
     for i, fraction in enumerate(fractions):
         if fraction < 0 or fraction > 1:
             raise ValueError(f"Fraction at index {i} is not between 0 and 1")
-    lengths = [math.floor(n * f) for f in fractions]
+        lengths.append(math.floor(len(dataset) * fraction))
+    n = len(dataset)
     for i in range(n - sum(lengths)):
         lengths[i % len(lengths)] += 1
     for i, length in enumerate(lengths):

@@ -1,0 +1,72 @@
+"""The leftovers of the session-26 fuzzers, each a small program run on torch and on
+minitorch (``L``) whose outcome, the value of ``R`` or the exception's type and message, must
+be the same: var's parser refusing what is no tensor, the unpoolings' ``input.size()``,
+random_split's order of reading, the histograms' allocations, LBFGS's empty history, the
+record an ``out=`` of an op without a derivative takes, and ``fill_`` by a tensor."""
+
+from __future__ import annotations
+
+import pytest
+from test_bad_input_fuzz21b_oracle import assert_as_torch
+
+NO_DERIVATIVE_OUT = "x = L.ones(2, requires_grad=True); o = L.empty(2); "
+
+
+@pytest.mark.parametrize("program", [
+    # var reads its input as a Tensor first: torch's parser words the refusal
+    "R = L.var(None)",
+    "R = L.var(None, 0)",
+    "R = L.var('a', (), correction=3)",
+    "R = L.var(None, correction=3)",
+    "R = L.var(None, 0, 'a')",
+    "R = L.var([1., 2.])",
+    # the unpoolings ask their input's size()
+    "R = L.nn.functional.max_unpool1d('a', L.ones(1, 1, 2, dtype=L.int64), 2)",
+    "R = L.nn.functional.max_unpool2d('a', L.ones(1, 1, 2, 2, dtype=L.int64), 2)",
+    "R = L.nn.functional.max_unpool1d(np.ones((1, 1, 2)), L.ones(1, 1, 2, dtype=L.int64), 2)",
+    # random_split sums the lengths before it measures the dataset, each fraction in turn
+    "R = L.utils.data.random_split(True, -3)",
+    "R = L.utils.data.random_split(True, [0.5, 0.5])",
+    "R = L.utils.data.random_split(True, [1.5, -0.5])",
+    "R = L.utils.data.random_split(True, [1, 2])",
+    "R = [len(s) for s in L.utils.data.random_split(range(5), [0.5, 0.5])]",
+    # the histograms allocate their edges (histogram's before its range is read) and counts
+    "R = L.histogram(L.ones(3), 2 ** 62)",
+    "R = L.histogram(L.ones(3), 2 ** 62, range=(0., float('inf')))",
+    "R = L.histogramdd(L.ones(3, 2), 2 ** 62)",
+    "R = L.histogramdd(L.ones(3, 2), [0, 2 ** 62])",
+    "R = L.histogramdd(L.ones(3, 2), [2 ** 62, 0])",
+    "R = L.histogramdd(L.ones(3, 2), [2, 2 ** 62], range=[0., float('inf'), 0., 1.])",
+    "R = L.histogramdd(L.ones(3, 2), [2 ** 40, 2 ** 40])",
+    "R = L.histogramdd(L.ones(3, 3), [2 ** 21, 2 ** 21, 2 ** 21])",
+    "R = L.histogramdd(L.ones(3, 2).int(), [2, 2 ** 62])",
+    # LBFGS drops its oldest pair with list.pop: a history of 0 pops from an empty list
+    "p = L.nn.Parameter(L.ones(2)); o = L.optim.LBFGS([p], history_size=0); "
+    "R = o.step(lambda: (o.zero_grad(), (l := (p ** 2).sum()), l.backward(), l)[-1])",
+    "p = L.nn.Parameter(L.tensor([1., 2.])); o = L.optim.LBFGS([p], history_size=1); "
+    "[o.step(lambda: (o.zero_grad(), (l := (p ** 4).sum()), l.backward(), l)[-1]) "
+    "for _ in range(3)]; R = p",
+    # out= of an op torch gives no derivative: out takes its NotImplemented record
+    NO_DERIVATIVE_OUT + "r = L.floor_divide(x, L.ones(2), out=o); "
+    "R = (r is o, type(o.grad_fn).__name__, o.requires_grad, o.is_leaf)",
+    NO_DERIVATIVE_OUT + "L.heaviside(x, L.ones(2), out=o); R = o.sum().backward()",
+    NO_DERIVATIVE_OUT + "L.floor_divide(2, x, out=o); "
+    "R = [type(f).__name__ for f, _ in o.grad_fn.next_functions]",
+    NO_DERIVATIVE_OUT + "L.floor_divide(L.ones(2), x, out=o); R = o.sum().backward()",
+    NO_DERIVATIVE_OUT + "L.conj_physical(x, out=o); "
+    "R = (type(o.grad_fn).__name__, [type(f).__name__ for f, _ in o.grad_fn.next_functions])",
+    NO_DERIVATIVE_OUT + "L.conj_physical(x, out=o); R = o.sum().backward()",
+    NO_DERIVATIVE_OUT + "o = L.empty(3); L.floor_divide(x[None], 1, out=o); "
+    "R = (o, o.grad_fn.name())",
+    "x = L.ones(2, requires_grad=True); o = L.empty(2)\n"
+    "with L.no_grad():\n    L.floor_divide(x, 2, out=o)\nR = o.requires_grad",
+    "R = L.floor_divide(L.ones(2), 1, out=L.empty(2, requires_grad=True))",
+    # fill_ by a 0-d tensor records FillBackward3 (fill's is FillBackward1)
+    "v = L.tensor(2., requires_grad=True); y = L.zeros(3).fill_(v); y.sum().backward(); "
+    "R = (type(y.grad_fn).__name__, v.grad)",
+    "v = L.tensor(2., requires_grad=True); y = L.zeros(3, requires_grad=True).clone().fill_(v); "
+    "R = [type(f).__name__ for f, _ in y.grad_fn.next_functions]",
+    "v = L.tensor(2., requires_grad=True); R = type(L.fill(L.zeros(3), v).grad_fn).__name__",
+])
+def test_as_torch(program: str) -> None:
+    assert_as_torch(program)
