@@ -6,8 +6,14 @@ record an ``out=`` of an op without a derivative takes, and ``fill_`` by a tenso
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
 import pytest
+import torch
 from test_bad_input_fuzz21b_oracle import assert_as_torch
+
+import minitorch as mt
 
 NO_DERIVATIVE_OUT = "x = L.ones(2, requires_grad=True); o = L.empty(2); "
 
@@ -70,3 +76,23 @@ NO_DERIVATIVE_OUT = "x = L.ones(2, requires_grad=True); o = L.empty(2); "
 ])
 def test_as_torch(program: str) -> None:
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("op", ["addcmul", "addcdiv", "addcmul_", "addcdiv_"])
+@pytest.mark.parametrize("n", [3, 100])
+@pytest.mark.parametrize("value", [1, 0.3, -2.5])
+def test_half_addcmul_addcdiv_are_torchs_bits(op: str, n: int, value: float) -> None:
+    """float16 addcmul/addcdiv compute in float32 and round once, as torch's opmath kernels
+    (minitorch rounded each step in float16: 0.1 + 0.3 * 0.3 * 0.7 gave 0.16309, torch
+    0.16296)."""
+    rng = np.random.default_rng(n)
+    a, b, c = (rng.standard_normal(n).astype(np.float16) for _ in range(3))
+    c += np.float16(3)  # (a divisor away from 0)
+
+    def run(L: Any) -> Any:
+        x, y, z = (L.tensor(v) for v in (a, b, c))
+        return getattr(x, op)(y, z, value=value) if op.endswith("_") else \
+            getattr(L, op)(x, y, z, value=value)
+
+    got, want = run(mt).numpy(), run(torch).numpy()
+    np.testing.assert_array_equal(got.view(np.int16), want.view(np.int16))

@@ -136,7 +136,20 @@ def addcmul(xp: Any, a: Any, b: Any, c: Any, value: float = 1) -> Any:
         return _fma(scaled, c, a)
     if _float64(a, b, c):
         return fma(b if value == 1 else b * value, c, a)
+    if (wide := _half_in_float32(xp, a, b, c)) is not None:
+        a, b, c = wide
+        return xp.astype(a + (b * np.float32(value)) * c, xp.float16)
     return a + (b if value == 1 else b * value) * c
+
+
+def _half_in_float32(xp: Any, *arrays: Any) -> tuple | None:
+    """float16 ``arrays`` in float32, as torch's kernels compute them (its opmath: each step
+    in float32, the result rounded once), or None where one is not float16 (or ``xp`` has
+    no float16, as a strict array API namespace)."""
+    half = getattr(xp, "float16", None)
+    if half is None or any(x.dtype != half for x in arrays):
+        return None
+    return tuple(xp.astype(x, xp.float32) for x in arrays)
 
 
 def addcdiv(xp: Any, a: Any, b: Any, c: Any, value: float = 1) -> Any:
@@ -147,6 +160,9 @@ def addcdiv(xp: Any, a: Any, b: Any, c: Any, value: float = 1) -> Any:
     """
     if all(type(x) is np.ndarray and x.dtype == np.float32 for x in (a, b, c)):
         value = np.float32(value)
+    if (wide := _half_in_float32(xp, a, b, c)) is not None:
+        a, b, c = wide
+        return xp.astype(a + (b * np.float32(value)) / c, xp.float16)
     return a + (b if value == 1 else b * value) / c
 
 
@@ -159,11 +175,9 @@ def lerp(xp: Any, a: Any, b: Any, weight: Any) -> Any:
     >>> lerp(np, np.float32([0.0, 0.0]), np.float32([8.0, 8.0]), np.float32([0.25, 0.75]))
     array([2., 6.], dtype=float32)
     """
-    half = getattr(xp, "float16", None)  # (a strict array API namespace has none)
-    if half is not None and a.dtype == half and b.dtype == half:  # torch's opmath: in float32,
-        wide = weight if not hasattr(weight, "shape") else xp.astype(weight, xp.float32)
-        return xp.astype(lerp(xp, xp.astype(a, xp.float32), xp.astype(b, xp.float32), wide),
-                         half)  # then rounded once
+    if (wide := _half_in_float32(xp, a, b)) is not None:  # torch's opmath
+        weight = weight if not hasattr(weight, "shape") else xp.astype(weight, xp.float32)
+        return xp.astype(lerp(xp, *wide, weight), xp.float16)
     if not hasattr(weight, "shape"):  # a number: one of the two forms for every element
         if _float32(a, b):
             w = np.float32(weight)
