@@ -138,6 +138,8 @@ def vector_norm(input: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = Fa
     _args.tensor_args("linalg_vector_norm", (input, "input", 1))
     _args.number_types("linalg_vector_norm", (ord, "ord", 2))
     _args.lone_int(dim, listed=False)  # its int[1] (torch.norm's Python passes a list on)
+    if isinstance(dim, bool):  # (which torch.norm's Python would pass on as [True])
+        _args.int_list("linalg_vector_norm", dim, "dim", 3)
     return _norm(input, ord, dim, keepdim, dtype=dtype)
 
 

@@ -31,8 +31,10 @@ def _problem(draw: Any) -> tuple:
     if driver == "gels":  # gels asks for a full-rank A
         m, n = max(m, n), min(m, n)
     a = RNG.standard_normal((*batch, m, n))
-    if driver != "gels" and n > 1 and draw(st.booleans()):
+    if driver not in ("gels", "gelsy") and n > 1 and draw(st.booleans()):
         a[..., -1] = 0  # rank deficient, its last singular value far below any tolerance
+        # (not for gelsy: torch's uninitialised pivots may put the zero column first, then
+        # its rank is whatever that memory held, 1 of 4 once, and the next call another)
     vector = draw(st.booleans())
     b = RNG.standard_normal((*batch, m) if vector else (*batch, m, 2))
     dtype = draw(st.sampled_from(["float32", "float64"]))
