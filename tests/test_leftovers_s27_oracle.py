@@ -73,6 +73,22 @@ NO_DERIVATIVE_OUT = "x = L.ones(2, requires_grad=True); o = L.empty(2); "
     "v = L.tensor(2., requires_grad=True); y = L.zeros(3, requires_grad=True).clone().fill_(v); "
     "R = [type(f).__name__ for f, _ in y.grad_fn.next_functions]",
     "v = L.tensor(2., requires_grad=True); R = type(L.fill(L.zeros(3), v).grad_fn).__name__",
+    # sdpa where torch's CPU picks its flash kernel refuses a negative dropout there (its
+    # selector turns only a positive one away); elsewhere the math path takes it
+    *(f"q = L.ones({q}); R = L.nn.functional.scaled_dot_product_attention(q, {k}, {v}, "
+      f"dropout_p=-0.5{extra})" for q, k, v, extra in [
+          ("1, 1, 2, 4", "q", "q", ""), ("1, 1, 2, 4", "q", "q", ", is_causal=True"),
+          ("1, 1, 2, 4, dtype=L.float64", "q", "q", ""),
+          ("1, 1, 2, 4, dtype=L.float16", "q", "q", ""),
+          ("1, 1, 2, 4", "L.ones(1, 1, 3, 4)", "L.ones(1, 1, 3, 4)", ""),
+          ("1, 1, 2, 4", "q", "q", ", attn_mask=L.ones(2, 2).bool()"),
+          ("1, 1, 2, 4", "q", "q", ", attn_mask=L.ones(1, 1, 1, 2)"),
+          ("1, 1, 2, 4", "q", "q", ", attn_mask=L.ones(1, 2, 2)"),
+          ("1, 1, 2, 4", "q", "L.ones(1, 1, 2, 3)", ""),
+          ("2, 1, 2, 4", "L.ones(1, 1, 2, 4)", "L.ones(1, 1, 2, 4)", ""),
+          ("1, 1, 2, 4", "L.ones(1, 1, 2, 8)[..., ::2]", "q", ""),
+          ("1, 2, 4", "q", "q", ""), ("1, 1, 2, 4, dtype=L.int64", "q", "q", ""),
+          ("1, 1, 2, 4, requires_grad=True", "q", "q", "")]),
 ])
 def test_as_torch(program: str) -> None:
     assert_as_torch(program)

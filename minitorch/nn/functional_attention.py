@@ -59,6 +59,11 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
             broadcast_shapes(broadcast_shapes(query.shape[:-2], key.shape[:-2]),
                              value.shape[:-2])
         return _empty_attention(query, key, value)
+    if dropout_p < 0.0 and query.dtype.is_floating_point and flash_order.takes_flash(
+            (query.shape, key.shape, value.shape), tuple(t.stride()[-1] for t in (
+                query, key, value)), None if attn_mask is None else attn_mask.dim()):
+        raise RuntimeError("scaled_dot_product_attention_flash_attention: Currently do not "
+                           "support dropout > 0")  # (its selector turns a positive one away)
     if dropout_p == 0.0 and not _records(query, key, value, attn_mask):
         fused = flash_order.fused(query._data, key._data, value._data,
                                   None if attn_mask is None else attn_mask._data, is_causal,

@@ -189,21 +189,34 @@ def _gemm(transpose_a: bool, m: int, n: int, inner: int, a: np.ndarray, b: np.nd
                           a.ctypes.data, lda, b.ctypes.data, ldb, beta, c.ctypes.data, ldc)
 
 
+def takes_flash(shapes: tuple, last_strides: tuple, mask_dims: int | None) -> bool:
+    """Whether torch's CPU picks its flash kernel (``use_flash_attention_cpp``, dropout aside)
+    for a query, key and value of ``shapes`` (their last strides ``last_strides``) and a mask
+    of ``mask_dims`` dims (None: no mask): all 4-D with one batch and head count and one head
+    size, keys as many as values, last dims contiguous, a mask of 2 or 4 dims.
+
+    >>> takes_flash(((1, 1, 2, 4),) * 3, (1, 1, 1), None), takes_flash(((2, 4),) * 3, (1,) * 3, 2)
+    (True, False)
+    """
+    q, k, v = shapes
+    return (all(len(s) == 4 for s in shapes) and all(st == 1 for st in last_strides) and
+            q[:2] == k[:2] == v[:2] and q[3] == k[3] == v[3] and k[2] == v[2] and
+            mask_dims in (None, 2, 4))
+
+
 def fused(q: Any, k: Any, v: Any, mask: Any, causal: bool, scale: float | None
           ) -> np.ndarray | None:
-    """:func:`attention` where torch's CPU takes its flash kernel for these arrays (float32
-    numpy, 4-D, one batch and head count, one head size, last dims contiguous, a mask of 2 or
-    4 dims, bool or float32); None where it takes the math path (or MKL is absent)."""
+    """:func:`attention` where torch's CPU takes its flash kernel for these arrays
+    (:func:`takes_flash`, of float32 numpy arrays, a mask bool or float32); None where it
+    takes the math path (or minitorch does: another dtype, MKL absent)."""
     arrays = (q, k, v)
-    if not all(type(a) is np.ndarray and a.dtype == np.float32 and a.ndim == 4 and
-               a.strides[-1] == a.itemsize for a in arrays):
-        return None
-    if not (q.shape[:2] == k.shape[:2] == v.shape[:2] and
-            q.shape[3] == k.shape[3] == v.shape[3] and k.shape[2] == v.shape[2]):
+    if not all(type(a) is np.ndarray and a.dtype == np.float32 for a in arrays) or \
+            not takes_flash(tuple(a.shape for a in arrays),
+                            tuple(a.strides[-1] // a.itemsize for a in arrays),
+                            None if mask is None else mask.ndim):
         return None
     if mask is not None:
-        if type(mask) is not np.ndarray or mask.ndim not in (2, 4) or \
-                mask.dtype not in (np.bool_, np.float32):
+        if type(mask) is not np.ndarray or mask.dtype not in (np.bool_, np.float32):
             return None
         if mask.dtype == np.bool_:  # torch's convert_boolean_attn_mask
             mask = np.where(mask, np.float32(0), np.float32(-np.inf))
