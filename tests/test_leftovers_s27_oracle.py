@@ -89,6 +89,30 @@ NO_DERIVATIVE_OUT = "x = L.ones(2, requires_grad=True); o = L.empty(2); "
           ("1, 1, 2, 4", "L.ones(1, 1, 2, 8)[..., ::2]", "q", ""),
           ("1, 2, 4", "q", "q", ""), ("1, 1, 2, 4, dtype=L.int64", "q", "q", ""),
           ("1, 1, 2, 4, requires_grad=True", "q", "q", "")]),
+    # linalg.pinv's hermitian is a bool to its parser
+    "R = L.linalg.pinv(L.eye(3), 1, 2)",
+    "R = L.linalg.pinv(L.eye(3), L.tensor(1.), 2.0)",
+    "R = L.linalg.pinv(L.eye(3), hermitian=2)",
+    "R = L.linalg.pinv(L.eye(3), 1, hermitian=2)",
+    "R = L.linalg.pinv(L.eye(3), atol=1., hermitian=2)",
+    "R = L.linalg.pinv(L.eye(3), 1, np.True_)",
+    "R = L.linalg.pinv(L.eye(3), 0.5, True)",
+    # diff(out=) refuses a call that does not bind in its own name
+    "R = L.diff(L.ones(2, 3), 1, n=(1, 2), dim=1, out=L.ones(2, 3, requires_grad=True))",
+    # pdist and cdist of rows of no elements: 0 for every order, inf's too
+    "R = L.nn.functional.pdist(L.ones(2, 0), p=float('inf'))",
+    "R = L.cdist(L.ones(2, 0), L.ones(3, 0), p=float('inf'))",
+    "x = L.ones(3, 0, requires_grad=True); L.nn.functional.pdist(x, p=float('inf')).sum()"
+    ".backward(); R = x.grad",
+    # a loaded state without "step": only the optimizers whose __setstate__ reads it refuse
+    *(f"p = L.ones(2, 2).requires_grad_(); o = L.optim.{name}([p]); sd = o.state_dict(); "
+      "sd['state'] = {0: {'exp_avg': L.zeros(2, 2)}}; o.load_state_dict(sd); R = sorted(o.state[p])"
+      for name in ("SparseAdam", "LBFGS", "Muon", "Adafactor", "Adam", "SGD")),
+    # LBFGS's state keys in torch's order, step after step
+    *(f"p = L.tensor([1.0, -2.0, 0.5]).requires_grad_(); o = L.optim.LBFGS([p], max_iter={n}); "
+      "c = lambda: (o.zero_grad(), (l := ((p - 0.3) ** 4).sum()), l.backward(), l)[-1]; "
+      "R = [(o.step(c), list(o.state_dict()['state'][0]))[1] for _ in range(3)]"
+      for n in (1, 20)),
 ])
 def test_as_torch(program: str) -> None:
     assert_as_torch(program)

@@ -1042,9 +1042,9 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
                                 f"got {_args.type_name(o)}")  # (out's place: after all)
         if many and len(outs) != (size := _TUPLE_SIZES.get(key, 2)):
             _count_refused(fn, args, kwargs, size, len(outs))
-        args = _prepared(name, args, kwargs, outs)
         if not _call_form.binds(fn, args, kwargs):  # a stray keyword: refused after out's
             return fn(*args, **kwargs)  # elements are read, before anything else
+        args = _prepared(name, args, kwargs, outs)
         _kernel_checks_first(key, args, kwargs, outs[0], graded=False)
         if name not in _NOT_DIFFERENTIABLE_OUT:  # (theirs refuse no gradient)
             _refuse_grad(op, _tensors_of((*args, *kwargs.values())), outs)

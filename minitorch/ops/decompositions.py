@@ -418,9 +418,11 @@ def linalg_pinv(input: Tensor, rcond: Any = _args.OMITTED, hermitian: bool = Fal
     given = {k: v for k, v in (("atol", atol), ("rtol", rtol)) if v is not None}
     explicit = () if rcond is _args.OMITTED else (rcond,)  # (torch's overloads take no None)
     if (explicit and given) or not all(_args.is_tensor(v) or _args.is_real(v)
-                                       for v in (*explicit, *given.values())):
+                                       for v in (*explicit, *given.values())) or \
+            not isinstance(hermitian, bool):
+        flags = {} if hermitian is False else {"hermitian": hermitian}
         raise _args.invalid_combination("linalg_pinv", (input, *explicit), *PINV_SIGNATURES,
-                                        keywords=given)
+                                        keywords={**given, **flags})
     if explicit:
         rtol = rcond
     if isinstance(atol, (int, float)) and rtol is None:  # torch's float overload: its default rtol

@@ -75,8 +75,8 @@ def _pair_norms(xp: Any, a: Any, p: float, dim: int) -> Any:
     >>> _pair_norms(np, np.float32([[2.0]]), 3.0, 1)
     array([[2.]], dtype=float32)
     """
-    if p in (0, 1, 2, math.inf):
-        return _reduce(xp, a, p, (dim,))
+    if p in (0, 1, 2, math.inf):  # (no differences: 0, each kernel's starting value)
+        return vector_norm_of(xp, a, p, (dim,)) if not a.shape[dim] else _reduce(xp, a, p, (dim,))
     total = xp.sum(a ** p, axis=dim, keepdims=True)
     return xp.astype(xp.astype(total, xp.float64) ** (1.0 / p), a.dtype)
 

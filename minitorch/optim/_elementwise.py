@@ -177,6 +177,7 @@ class ElementwiseOptimizer(Optimizer):
     """An optimizer whose ``_update(p, grad, state, group)`` changes ``p._data`` in place."""
 
     _state: tuple[str, ...] = ()  # a parameter's state entries, in the order torch reads them
+    _loaded_scalars: tuple[str, ...] = ("step",)  # (each one's __setstate__ reads its step)
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Update every parameter that has a gradient; returns ``closure()`` if given."""

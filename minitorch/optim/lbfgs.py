@@ -117,6 +117,7 @@ class LBFGS(Optimizer):
         if grad.abs().max() <= tol_grad:
             return first_loss
         d, t = state.get("d"), state.get("t")
+        fresh = [key for key in _SAVED if key not in state]  # (torch adds these at the end)
         n_iter = 0
         while n_iter < max_iter:  # torch's count: max_iter may be any number
             n_iter += 1
@@ -139,7 +140,7 @@ class LBFGS(Optimizer):
                     or d.mul(t).abs().max() <= tol_change or abs(loss - prev_loss) < tol_change):
                 break
         state["d"], state["t"] = d, t
-        for key in _SAVED:  # torch's order of the state's keys: these set last
+        for key in fresh:  # torch's order of the state's keys: the new ones set last
             if key in state:
                 state[key] = state.pop(key)
         return first_loss

@@ -136,7 +136,7 @@ class Optimizer:
     # entries a parameter's state must have once it has any (numbers made float32 tensors)
     _loaded_defaults: dict[str, Any] = {"foreach": None, "maximize": False,
                                         "differentiable": False}
-    _loaded_scalars: tuple[str, ...] = ("step",)
+    _loaded_scalars: tuple[str, ...] = ()  # (torch's base checks none; its elementwise ones do)
     # whether torch wraps the step in _use_grad_for_differentiable, which takes its self
     # from the arguments a step pre-hook may have replaced
     _step_reads_self = True

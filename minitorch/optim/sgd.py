@@ -47,7 +47,6 @@ class SGD(Optimizer):
                  "foreach", "fused")
     _loaded_defaults = {"nesterov": False, "maximize": False, "foreach": None,  # torch's order
                         "differentiable": False, "fused": False}
-    _loaded_scalars = ()
 
     def __init__(self, params: Iterable[Any], lr: float = 1e-3, momentum: float = 0,
                  dampening: float = 0, weight_decay: float = 0, nesterov: bool = False, *,
