@@ -113,6 +113,12 @@ NO_DERIVATIVE_OUT = "x = L.ones(2, requires_grad=True); o = L.empty(2); "
       "c = lambda: (o.zero_grad(), (l := ((p - 0.3) ** 4).sum()), l.backward(), l)[-1]; "
       "R = [(o.step(c), list(o.state_dict()['state'][0]))[1] for _ in range(3)]"
       for n in (1, 20)),
+    # a Conv module's padding string refused with torch's set, printed in this process's order
+    *(f"R = L.nn.{m}(1, 1, 2, padding='bad')" for m in ("Conv1d", "Conv2d", "Conv3d")),
+    # soft_margin_loss's in-place mul_: its shapes before its cast
+    "R = L.nn.functional.soft_margin_loss(L.ones(3, 2, dtype=L.int64), L.ones(3, dtype=L.float64))",
+    "R = L.nn.functional.soft_margin_loss(L.ones(3, dtype=L.int64), L.ones(2, 3))",
+    "R = L.nn.functional.soft_margin_loss(L.ones(2, 3), L.ones(3))",
 ])
 def test_as_torch(program: str) -> None:
     assert_as_torch(program)

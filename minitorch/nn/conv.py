@@ -48,13 +48,13 @@ def _padding_string(padding: str, stride: tuple) -> str:
     """torch's constructor checks of a padding string: 'same' or 'valid', and no 'same'
     with a stride.
 
-    >>> _padding_string("SAME", (1, 1))
+    >>> _padding_string("SAME", (1, 1))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    ValueError: Invalid padding string 'SAME', should be one of {'valid', 'same'}
+    ValueError: Invalid padding string 'SAME', should be one of {...}
     """
-    if padding not in ("same", "valid"):
-        raise ValueError(f"Invalid padding string {padding!r}, should be one of "
-                         "{'valid', 'same'}")
+    valid = {"same", "valid"}  # torch prints its set: in this process's order of the two
+    if padding not in valid:
+        raise ValueError(f"Invalid padding string {padding!r}, should be one of {valid}")
     if padding == "same" and any(s != 1 for s in stride):
         raise ValueError("padding='same' is not supported for strided convolutions")
     return padding

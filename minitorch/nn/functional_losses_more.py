@@ -17,7 +17,7 @@ from typing import Any
 
 from .. import _args, _call_form, _creation, _dtype
 from .._dtype import int64, result_type
-from .._tensor import Tensor, broadcast_shapes
+from .._tensor import Tensor, broadcast_pair, broadcast_shapes, check_output_shape
 from ..autograd.grad_mode import no_grad
 from ..linalg import vector_norm
 from ..ops import losses
@@ -94,7 +94,8 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average: Any = None,
     # torch's kernel computes in place in the input's dtype: -input, * target, exp, log1p
     if input.dtype is _dtype.bool:
         input.neg()  # torch's refusal of a bool's negation
-    dt = result_type(input, target)
+    check_output_shape(tuple(input.shape), broadcast_pair(input, target))  # (mul_'s shapes
+    dt = result_type(input, target)  # are checked before its cast)
     for step in (dt, dt if dt.is_floating_point else _dtype.get_default_dtype()):
         if step._category > input.dtype._category:
             raise _args.cast_error(step, input.dtype)
