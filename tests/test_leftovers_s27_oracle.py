@@ -119,6 +119,14 @@ NO_DERIVATIVE_OUT = "x = L.ones(2, requires_grad=True); o = L.empty(2); "
     "R = L.nn.functional.soft_margin_loss(L.ones(3, 2, dtype=L.int64), L.ones(3, dtype=L.float64))",
     "R = L.nn.functional.soft_margin_loss(L.ones(3, dtype=L.int64), L.ones(2, 3))",
     "R = L.nn.functional.soft_margin_loss(L.ones(2, 3), L.ones(3))",
+    # logsumexp's out= sums, logs and adds the maxima in out's dtype (the exponentials in
+    # the input's)
+    *(f"R = L.logsumexp(L.tensor([[1.5, 2.5], [-1., 0.25]]{given}), -1, out=L.empty(2{into}))"
+      for given, into in [(", dtype=L.float16", ""), ("", ", dtype=L.float64"),
+                          (", dtype=L.float16", ", dtype=L.float64"), ("", ", dtype=L.float16"),
+                          (", dtype=L.int64", ", dtype=L.float64"), ("", ", dtype=L.int64")]),
+    "R = L.logsumexp(L.tensor([[1.5, float('inf')]]), 1, True, out=L.empty(1, 1, "
+    "dtype=L.float64))",
 ])
 def test_as_torch(program: str) -> None:
     assert_as_torch(program)

@@ -1057,8 +1057,13 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
                     outs, _CHECKED_FIRST.get(key, ())))):
                 _check_written(key, first, o, field)  # (before the kernel refuses the input)
         with grad_mode._recording(False):
-            result = _extremum_of_none(name, first) if key == "max_all" and isinstance(
-                first, Tensor) and not first.numel() else fn(*args, **kwargs)
+            into = getattr(fn, "computed_into", None)  # (an op whose out= computes in out's
+            if into is not None and outs[0].dtype.is_floating_point:  # dtype: logsumexp)
+                result = into(outs[0].dtype, *args, **kwargs)
+            elif key == "max_all" and isinstance(first, Tensor) and not first.numel():
+                result = _extremum_of_none(name, first)
+            else:
+                result = fn(*args, **kwargs)
         if key == "max_all" and result.dtype is not outs[0].dtype is not D.float16:  # torch
             _args.assigned(result.item(), outs[0].dtype)  # fills out: a checked conversion
             # (but float16's, which rounds to inf)

@@ -672,17 +672,19 @@ class Logsumexp(Op):
     _profile_name = "aten::logsumexp"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, dims: tuple | None, keepdim: bool) -> Tensor:
+    def forward(ctx: Any, a: Tensor, *, dims: tuple | None, keepdim: bool,
+                into: Any = None) -> Tensor:
         xp, data = a._xp, a._data
         dims = None if a.dim() == 0 else dims
         ctx.meta = (dims, keepdim)
+        wide = (lambda x: x) if into is None else (lambda x: xp.astype(x, getattr(xp, into.name)))
         if not a.numel():
-            result = wrap(torch_sum(xp, wrap(data).exp()._data, dims, keepdim)).log()
+            result = wrap(torch_sum(xp, wide(wrap(data).exp()._data), dims, keepdim)).log()
         else:
             maxes = xp.max(data, axis=dims, keepdims=True)
             maxes = xp.where(xp.abs(maxes) == float("inf"), xp.zeros_like(maxes), maxes)
-            total = torch_sum(xp, wrap(data - maxes).exp()._data, dims, keepdim)
-            result = wrap(wrap(total).log()._data + xp.reshape(maxes, total.shape))
+            total = torch_sum(xp, wide(wrap(data - maxes).exp()._data), dims, keepdim)
+            result = wrap(wrap(total).log()._data + wide(xp.reshape(maxes, total.shape)))
         ctx.save_for_backward(a, result)
         return result
 
@@ -704,6 +706,20 @@ def logsumexp(input: Tensor, dim: Dims = _args.OMITTED, keepdim: bool = False) -
     >>> minitorch.logsumexp(minitorch.tensor([[0., 0.], [1., 1.]]), 1)
     tensor([0.6931, 1.6931])
     """
+    return _logsumexp(input, dim, keepdim)
+
+
+def _logsumexp_into(dtype: Any, input: Tensor, dim: Dims = _args.OMITTED,
+                    keepdim: bool = False) -> Tensor:
+    """``logsumexp`` as torch's ``out=`` of the floating ``dtype`` computes it: the
+    exponentials in the input's dtype, their sum, its log and the maxima added in ``dtype``."""
+    return _logsumexp(input, dim, keepdim, dtype)
+
+
+logsumexp.computed_into = _logsumexp_into  # type: ignore[attr-defined]
+
+
+def _logsumexp(input: Tensor, dim: Dims, keepdim: bool, into: Any = None) -> Tensor:
     _args.required("logsumexp", dim, "dim")
     listed = _args.as_int(dim) is None  # a tuple of ints, not None
     if listed:  # the parser's types in order (of a list, its first item), then its unpacking
@@ -718,4 +734,4 @@ def logsumexp(input: Tensor, dim: Dims = _args.OMITTED, keepdim: bool = False) -
                            f"{[1] * input.dim()}")
     if not input.dtype.is_floating_point:
         input = input.to(get_default_dtype())
-    return Logsumexp.apply(input, dims=dims, keepdim=keepdim)
+    return Logsumexp.apply(input, dims=dims, keepdim=keepdim, into=into)
