@@ -252,20 +252,27 @@ def conj(input: Tensor) -> Tensor:
     return input
 
 
-def _conj_physical(name: str) -> Callable:
-    """torch's ``name`` (``conj_physical``, or its in-place ``conj_physical_``): the complex
-    conjugate computed, which for a real tensor is the tensor itself."""
-    def fn(input: Tensor) -> Tensor:
-        _args.tensor_args(name, (input, "input", 1))
-        return input
+def conj_physical(input: Tensor) -> Tensor:
+    """The complex conjugate, computed: ``input`` itself, for a real tensor.
 
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = (f"The complex conjugate, computed: ``input`` itself, for a real tensor.\n\n"
-                  f"    >>> x = minitorch.ones(2); minitorch.{name}(x) is x\n    True\n    ")
-    return fn
+    >>> x = minitorch.ones(2); minitorch.conj_physical(x) is x
+    True
+    """
+    _args.tensor_args("conj_physical", (input, "input", 1))
+    return input
 
 
-conj_physical, conj_physical_ = _conj_physical("conj_physical"), _conj_physical("conj_physical_")
+def conj_physical_(input: Tensor) -> Tensor:
+    """The complex conjugate, in place: a real tensor's values kept, but written as torch's
+    kernel writes them (a new version, ``ConjPhysicalBackward1``, autograd's in-place checks).
+
+    >>> x = minitorch.ones(2); minitorch.conj_physical_(x) is x, x._version
+    (True, 1)
+    """
+    from .ops.inplace import ConjPhysical_
+
+    _args.tensor_args("conj_physical_", (input, "input", 1))
+    return input._inplace(ConjPhysical_.apply)
 
 
 def resolve_conj(input: Tensor) -> Tensor:
@@ -483,7 +490,7 @@ METHODS = {
     "pin_memory": _pin_memory, "is_pinned": _no, "share_memory_": _storage.share_memory_,
     "is_shared": _storage.is_shared,
     "resolve_conj": _itself, "resolve_neg": _itself, "conj": _itself, "is_conj": _no,
-    "conj_physical": _itself, "conj_physical_": _itself,
+    "conj_physical": _itself, "conj_physical_": conj_physical_,
     "is_neg": _no, "is_complex": _no, "map_": _map_, "apply_": _apply_,
     **{kind: _not_built(kind) for kind in _NOT_BUILT},
 }

@@ -127,6 +127,24 @@ NO_DERIVATIVE_OUT = "x = L.ones(2, requires_grad=True); o = L.empty(2); "
                           (", dtype=L.int64", ", dtype=L.float64"), ("", ", dtype=L.int64")]),
     "R = L.logsumexp(L.tensor([[1.5, float('inf')]]), 1, True, out=L.empty(1, 1, "
     "dtype=L.float64))",
+    # conj_physical_ of a real tensor is an in-place op: a version, ConjPhysicalBackward1 and
+    # autograd's refusal of a leaf (or its view) that requires grad
+    "R = L.ones(2, 3, requires_grad=True).conj_physical_()",
+    "R = L.conj_physical_(L.ones(2, 3, requires_grad=True))",
+    "R = L.ones(2, 3, requires_grad=True).expand(2, 3).conj_physical_()",
+    "x = L.ones(2, requires_grad=True); y = x * 1; r = y.conj_physical_(); y.sum().backward(); "
+    "R = (r is y, y.grad_fn.name(), y._version, x.grad)",
+    "x = L.ones(2, requires_grad=True); y = (x * 2)[:1]; y.conj_physical_(); R = y.grad_fn.name()",
+    "x = L.ones(2); R = (x.conj_physical_() is x, x._version, "
+    "L.ones(1).expand(3).conj_physical_())",
+    # the losses' and get_total_norm's first reads, as torch's Python and parser make them
+    "R = L.nn.functional.multi_margin_loss('a', 'b')",
+    "R = L.nn.functional.multi_margin_loss(L.ones(3), 'a', margin='x')",
+    "R = L.nn.functional.gaussian_nll_loss(None, L.ones(3, 2), L.ones(0))",
+    "R = L.nn.functional.gaussian_nll_loss(L.ones(3, 2), L.ones(3, 2), L.ones(3))",
+    "R = L.nn.functional.gaussian_nll_loss(L.ones(3, 2), L.ones(3, 2), L.ones(2))",
+    "R = L.nn.utils.get_total_norm([1.0], norm_type=-0.0, error_if_nonfinite=2.0)",
+    "R = L.nn.utils.get_total_norm([L.ones(2), L.ones(2, dtype=L.float64), L.ones(3)])",
 ])
 def test_as_torch(program: str) -> None:
     assert_as_torch(program)

@@ -356,11 +356,11 @@ def gaussian_nll_loss(input: Tensor, target: Tensor, var: Tensor | float, full: 
         var = var * _creation.ones_like(input)
     elif bool(minitorch.any(var < 0)):  # torch.any (its parser refuses what is no tensor)
         raise ValueError("var has negative entry/entries")
-    if var.shape != input.shape:
-        if input.shape[:-1] == var.shape:
+    if var.size() != input.size():  # (torch's Python asks size() and ndim: its refusals)
+        if input.size()[:-1] == var.size():
             var = var.unsqueeze(-1)
-        elif not (input.dim() == var.dim()
-                  and sum(y for x, y in zip(input.shape, var.shape) if x != y) == 1):
+        elif not (input.ndim == var.ndim
+                  and sum(y for x, y in zip(input.size(), var.size()) if x != y) == 1):
             raise ValueError("var is of incorrect size")
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(reduction + " is not valid")
@@ -389,7 +389,8 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
         raise ValueError("only p == 1 and p == 2 supported")
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
-    (margin,) = _args.numbers("multi_margin_loss", (margin, "margin", 4))
+    _args.tensor_args("multi_margin_loss", (input, "input", 1), (target, "target", 2))
+    (margin,) = _args.numbers("multi_margin_loss", (margin, "margin", 4))  # (its parser's)
     if weight is not None:
         not_differentiable("multi_margin_loss", weight, "weight")
     ndim = input.dim()

@@ -46,6 +46,23 @@ class Zero(Fill):
     _profile_name = "aten::zero_"
 
 
+class ConjPhysical_(Op):
+    """``conj_physical_`` of a real tensor: its values kept, written in place as torch's kernel
+    writes them (a new version); the gradient passes through."""
+
+    node_name = "ConjPhysicalBackward1"
+    _profile_name = "aten::conj_physical_"
+    fills = True  # each element its own value again: torch checks no overlap
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor) -> Tensor:
+        return wrap(a._xp.asarray(a._data, copy=True))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return (g,)
+
+
 class Copy(Op):
     node_name = "CopyBackwards"
     _profile_name = "aten::copy_"

@@ -70,7 +70,7 @@ def get_total_norm(tensors: Iterable[Tensor] | Tensor, norm_type: float = 2.0,
         return tensor(0.0)
     groups: dict[Any, list[Tensor]] = {}
     for g in tensors:
-        groups.setdefault(g.dtype, []).append(g)
+        groups.setdefault((g.device, g.dtype), []).append(g)  # (torch's grouping, in order)
     norms = []
     with grad_mode._recording(False):
         for group in reversed(groups.values()):  # torch's C++ grouping hands them last first
