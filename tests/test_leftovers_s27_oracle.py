@@ -145,6 +145,17 @@ NO_DERIVATIVE_OUT = "x = L.ones(2, requires_grad=True); o = L.empty(2); "
     "R = L.nn.functional.gaussian_nll_loss(L.ones(3, 2), L.ones(3, 2), L.ones(2))",
     "R = L.nn.utils.get_total_norm([1.0], norm_type=-0.0, error_if_nonfinite=2.0)",
     "R = L.nn.utils.get_total_norm([L.ones(2), L.ones(2, dtype=L.float64), L.ones(3)])",
+    # a Distribution keeps its shapes as given (a custom subclass's tuple stays a tuple);
+    # torch's own distributions and their expansions hold Sizes
+    "R = L.distributions.Distribution((3,), validate_args=False).batch_shape",
+    "R = L.distributions.Distribution([3], [2], validate_args=False).event_shape",
+    "R = L.distributions.Distribution((1+2j)).batch_shape",
+    "R = L.distributions.ExponentialFamily(event_shape=10 ** 20).event_shape",
+    "R = L.distributions.Distribution().batch_shape",
+    "R = L.distributions.Normal(L.zeros(3), 1.).expand([2, 3]).event_shape",
+    "R = L.distributions.Independent(L.distributions.Normal(L.zeros(2, 3), 1.), 1).batch_shape",
+    "R = L.distributions.Wishart(3., covariance_matrix=L.eye(2)).expand([4]).batch_shape",
+    "R = L.distributions.OneHotCategorical(L.ones(3)).expand([2]).batch_shape",
 ])
 def test_as_torch(program: str) -> None:
     assert_as_torch(program)

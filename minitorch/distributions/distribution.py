@@ -18,6 +18,7 @@ from .._tensor import Size, Tensor
 from . import constraints
 from .utils import lazy_property
 
+_SCALAR = Size()  # the shapes torch gives by default
 
 class Distribution:
     """A probability distribution over values of shape ``batch_shape + event_shape``."""
@@ -34,9 +35,9 @@ class Distribution:
             raise ValueError
         Distribution._validate_args = value
 
-    def __init__(self, batch_shape: Any = (), event_shape: Any = (),
+    def __init__(self, batch_shape: Any = _SCALAR, event_shape: Any = _SCALAR,
                  validate_args: bool | None = None) -> None:
-        self._batch_shape, self._event_shape = Size(batch_shape), Size(event_shape)
+        self._batch_shape, self._event_shape = batch_shape, event_shape  # as given, as torch's
         if validate_args is not None:
             self._validate_args = validate_args
         if self._validate_args:

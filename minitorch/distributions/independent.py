@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._tensor import Tensor
+from .._tensor import Size, Tensor
 from . import constraints
 from .distribution import Distribution
 from .utils import _sum_rightmost
@@ -35,7 +35,7 @@ class Independent(Distribution):
                              "len(base_distribution.batch_shape), actual "
                              f"{reinterpreted_batch_ndims} vs "
                              f"{len(base_distribution.batch_shape)}")
-        shape = (*base_distribution.batch_shape, *base_distribution.event_shape)
+        shape = Size((*base_distribution.batch_shape, *base_distribution.event_shape))
         event_dim = reinterpreted_batch_ndims + len(base_distribution.event_shape)
         self.base_dist = base_distribution
         self.reinterpreted_batch_ndims = reinterpreted_batch_ndims

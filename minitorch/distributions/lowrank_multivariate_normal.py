@@ -93,7 +93,7 @@ class LowRankMultivariateNormal(Distribution):
         for name in ("_unbroadcasted_cov_factor", "_unbroadcasted_cov_diag",
                      "_capacitance_tril"):
             setattr(new, name, getattr(self, name))
-        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
+        Distribution.__init__(new, Size(batch_shape), self.event_shape, validate_args=False)
         new._validate_args = self._validate_args
         return new
 

@@ -44,7 +44,7 @@ class OverCategorical(Distribution):
         for name in self._copied:
             setattr(new, name, getattr(self, name))
         new._categorical = self._categorical.expand(batch_shape)
-        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
+        Distribution.__init__(new, Size(batch_shape), self.event_shape, validate_args=False)
         new._validate_args = self._validate_args
         return new
 

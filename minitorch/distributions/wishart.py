@@ -112,7 +112,7 @@ class Wishart(ExponentialFamily):
         for name in ("covariance_matrix", "scale_tril", "precision_matrix"):
             if name in self.__dict__:
                 setattr(new, name, self.__dict__[name].expand(cov_shape))
-        ExponentialFamily.__init__(new, batch_shape, self.event_shape, validate_args=False)
+        ExponentialFamily.__init__(new, Size(batch_shape), self.event_shape, validate_args=False)
         new._dist_chi2 = new._chi2(new.df, batch_shape)
         new._validate_args = self._validate_args
         return new
