@@ -36,6 +36,8 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import numpy as np
+
 import minitorch
 
 from . import _batched_function
@@ -827,6 +829,10 @@ def _mapped(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kwarg
     if None in flat:  # outputs with no batch dim: the same for every example
         _unbatched(func, leaves, dims, spec, kwargs, flat, size)
     outputs = [_flatten(r)[0] for r in results]
+    _no_batch_where_none([BatchedTensor(outputs[0][j]) if any(
+        not _alike(o[j], outputs[0][j]) for o in outputs[1:]) else None
+        for j in range(len(flat))], flat, func)  # (one that differs by example has a batch:
+    # a draw of 'different' randomness, which leaves no graph)
     out_spec = _flatten(results[0])[1]
     stacked = [outputs[0][j] if d is None else _stack_out([o[j] for o in outputs], d, func)
                for j, d in enumerate(flat)]
@@ -865,6 +871,14 @@ def _run_once(func: Callable[..., Any], leaves: list, dims: list, spec: Any, kwa
         return None  # the per-slice path says what is wrong
     return _unflatten([v if d is None else _moved(v.value, 0, d) for v, d in zip(values, flat)],
                       out_spec)
+
+
+def _alike(a: Any, b: Any) -> bool:
+    """Two examples' outputs are the same: tensors of one shape and values (nan alike)."""
+    if not (isinstance(a, Tensor) and isinstance(b, Tensor)):
+        return a is b or bool(a == b)
+    return a.shape == b.shape and bool(np.array_equal(
+        a.detach().cpu().numpy(), b.detach().cpu().numpy(), equal_nan=a.is_floating_point()))
 
 
 def _no_batch_where_none(values: list, flat: list, func: Callable[..., Any]) -> None:

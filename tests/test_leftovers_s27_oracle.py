@@ -156,6 +156,18 @@ NO_DERIVATIVE_OUT = "x = L.ones(2, requires_grad=True); o = L.empty(2); "
     "R = L.distributions.Independent(L.distributions.Normal(L.zeros(2, 3), 1.), 1).batch_shape",
     "R = L.distributions.Wishart(3., covariance_matrix=L.eye(2)).expand([4]).batch_shape",
     "R = L.distributions.OneHotCategorical(L.ones(3)).expand([2]).batch_shape",
+    # vmap with out_dims None refuses an output that differs by example: a draw of
+    # 'different' randomness makes a batched tensor, though no graph reaches an example
+    "R = L.vmap(lambda x: L.rand(2), out_dims=None, randomness='different')(L.ones(3, 2))",
+    "R = L.vmap(lambda x: L.randn(2) + 0, out_dims=None, randomness='different', "
+    "chunk_size=2)(L.ones(3, 2))",
+    "R = L.vmap(lambda x: L.nn.functional.dropout(L.ones(2)), out_dims=None, "
+    "randomness='different')(L.ones(3, 2))",
+    "R = L.vmap(lambda x: (x * 2, L.rand(2)), out_dims=(0, None), "
+    "randomness='different')(L.ones(3, 2))",
+    "R = L.vmap(lambda x: (x * 2, L.ones(2)), out_dims=(0, None), "
+    "randomness='different')(L.ones(3, 2))",
+    "R = L.vmap(lambda x: L.rand(2), out_dims=None, randomness='same')(L.ones(3, 2)).shape",
 ])
 def test_as_torch(program: str) -> None:
     assert_as_torch(program)
