@@ -168,6 +168,15 @@ NO_DERIVATIVE_OUT = "x = L.ones(2, requires_grad=True); o = L.empty(2); "
     "R = L.vmap(lambda x: (x * 2, L.ones(2)), out_dims=(0, None), "
     "randomness='different')(L.ones(3, 2))",
     "R = L.vmap(lambda x: L.rand(2), out_dims=None, randomness='same')(L.ones(3, 2)).shape",
+    # an in-place method's argument types before a stray keyword, as torch's parser
+    "R = L.ones(3, 3).triu_((1, 2), foo=1)",
+    "R = L.ones(3, 3).triu_(diagonal=(1, 2), dimm=1)",
+    "R = L.ones(3, 3).tril_((1, 2), foo=1)",
+    "R = L.ones(3, 3).triu_(1, foo=1)",
+    "R = L.ones(3, 3).triu_('a', diagonal=2)",
+    "R = L.ones(3, 3).fill_diagonal_('a', foo=1)",
+    "R = L.ones(3, 3).fill_diagonal_(1, 'a', foo=1)",
+    "R = L.ones(3, 3).fill_diagonal_(1, foo=1)",
 ])
 def test_as_torch(program: str) -> None:
     assert_as_torch(program)

@@ -109,13 +109,15 @@ def _inplace_of(fn: Any, name: str | None = None, first: str | None = None) -> A
             _refuse(too_many)  # the parser's count and its missing arguments come
         for missing in required[len(args):]:  # before autograd's or the kernel's refusals,
             _args.required(f"{name}_", kwargs.get(missing, _args.OMITTED), missing)  # in
-        if first is None and kwargs and not _call_form.binds(fn, (self, *args), kwargs):
-            fn(self, *args, **kwargs)  # Python's refusal (an unknown keyword), here: the
-            # call's entry words it as torch's parser, which reads the types first
         if first and args and first in kwargs:  # (passed by keyword below, it would bind;
             # the parser reads the positional one's type first)
             _refuse(_call_form.types_first(fn, f"{name}_", (self, *args), kwargs, method=True)
                     or f"{name}_() got multiple values for argument '{first}'")
+        if kwargs and not _call_form.binds(fn, (self, *args), kwargs):
+            if typed := _call_form.types_first(fn, f"{name}_", (self, *args), kwargs, True):
+                _refuse(typed)  # torch's parser reads the types before a stray keyword
+            fn(self, *args, **kwargs)  # Python's refusal (an unknown keyword), here: the
+            # call's entry words it as torch's parser
         _parser_before_autograd(fn, f"{name}_", self, args, kwargs, first)  # torch's words
         if name in _TENSOR_OTHER and (args or "other" in kwargs):
             other = args[0] if args else kwargs["other"]

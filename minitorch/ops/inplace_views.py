@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._tensor import Tensor, check_inplace_allowed
 from ..autograd import grad_mode
 from .inplace import CopySlices
@@ -130,6 +130,7 @@ def _diagonal(shape: tuple, wrap: bool) -> list:
     return [[p // cols for p in flat], [p % cols for p in flat]]
 
 
+@_call_form.parser_types(fill_value="Number")
 def fill_diagonal_(self: Tensor, fill_value: Any, wrap: bool = False) -> Tensor:
     """Write ``fill_value`` on the main diagonal (every dim's index equal), in place.
 
