@@ -43,11 +43,10 @@ from ._tensor import (
     check_output_shape,
     check_partial_overlap,
     expanded_shape,
-    view_strides,
 )
 from ._warn_once import warn_once
 from .autograd import grad_mode, profiler
-from .backend import element_strides, is_c_contiguous, reinterpret
+from .backend import reinterpret
 from .ops import (
     activation_more,
     as_strided,
@@ -169,15 +168,10 @@ def reshape(self: Tensor, *shape_: Any) -> Tensor:
 def _reshaped(self: Tensor, target: tuple) -> Tensor:
     """A view in shape ``target`` if the strides allow one, else torch's copy: a contiguous
     clone seen in the new shape (``UnsafeViewBackward0`` over ``CloneBackward0``)."""
-    if _viewable(self, target):  # (torch's view has no gradient formula off grad mode)
+    if shape.viewable(self, target):  # (torch's view has no gradient formula off grad mode)
         view = shape.View if grad_mode._state.grad_enabled else shape.ReshapeAlias
         return view.apply(self, shape=target)
     return shape.UnsafeView.apply(shape.Clone.apply(self, contiguous=True), shape=target)
-
-
-def _viewable(self: Tensor, target: tuple) -> bool:
-    strides = None if is_c_contiguous(self._data) else element_strides(self._data)
-    return strides is None or view_strides(self._data.shape, strides, target) is not None
 
 
 def view(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
@@ -197,10 +191,8 @@ def view(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     if kind == "dtype":
         return _view_dtype(self, value)
     target = _target("view", self, value)
-    if not _viewable(self, target):
-        raise RuntimeError(
-            "view size is not compatible with input tensor's size and stride (at least one "
-            "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+    if not shape.viewable(self, target):
+        raise RuntimeError(shape.VIEW_REFUSAL)
     return shape.View.apply(self, shape=target)
 
 

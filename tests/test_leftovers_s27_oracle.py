@@ -177,6 +177,18 @@ NO_DERIVATIVE_OUT = "x = L.ones(2, requires_grad=True); o = L.empty(2); "
     "R = L.ones(3, 3).fill_diagonal_('a', foo=1)",
     "R = L.ones(3, 3).fill_diagonal_(1, 'a', foo=1)",
     "R = L.ones(3, 3).fill_diagonal_(1, foo=1)",
+    # kron views its product as torch's _unsafe_view does: refused where a transposed
+    # operand leaves the product's strides unviewable (torch's own refusal)
+    "R = L.kron(L.ones(2, 3), L.ones(3, 2).t())",
+    "R = L.kron(L.ones(2, 3).t(), L.ones(3, 2))",
+    "R = L.kron(L.ones(1, 3, 4, 4), L.ones(1, 3, 4, 4).transpose(-1, -2))",
+    "R = L.kron(L.ones(3), L.ones(2, 2).t())",
+    "R = L.kron(L.ones(2, 2).t(), L.ones(1))",
+    "R = L.kron(L.arange(6.).reshape(2, 3)[:, ::2], L.ones(2))",
+    "R = L.kron(L.eye(2), L.ones(2, 2))",
+    # torch.norm's Python reads input.layout first
+    "R = L.norm(input='a', p=-1)",
+    "R = L.norm(None)",
 ])
 def test_as_torch(program: str) -> None:
     assert_as_torch(program)

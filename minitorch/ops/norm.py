@@ -162,6 +162,7 @@ def norm(input: Tensor, p: Any = "fro", dim: Any = None, keepdim: bool = False,
     >>> minitorch.norm(minitorch.tensor([[3., -4.]]), p=1, dim=1)
     tensor([7.])
     """
+    _args.python_attribute(input, "layout")  # torch's Python asks it first
     if isinstance(p, str) and p == "fro" and dim is not None and not isinstance(dim, int):
         _args.python_len(dim)  # torch.norm's Python code asks len(dim) here
     if isinstance(p, str) and (p != "fro" or not (dim is None or isinstance(dim, int) or

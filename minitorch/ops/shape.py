@@ -92,15 +92,33 @@ class ReshapeAlias(View):
     _profile_name = "aten::_reshape_alias"
 
 
+VIEW_REFUSAL = ("view size is not compatible with input tensor's size and stride (at least "
+                "one dimension spans across two contiguous subspaces). Use .reshape(...) "
+                "instead.")
+
+
+def viewable(a: Tensor, target: tuple) -> bool:
+    """Whether ``a``'s strides let it be seen in the shape ``target`` without a copy.
+
+    >>> viewable(minitorch.zeros(2, 3).t(), (6,))
+    False
+    """
+    strides = element_strides(a._data)
+    return strides is None or view_strides(a._data.shape, strides, target) is not None
+
+
 class UnsafeView(View):
     """reshape's view of its own fresh copy: torch's ``_unsafe_view``, which shares the copy's
-    memory but is no view (``_base`` is None; nothing else holds the copy)."""
+    memory but is no view (``_base`` is None; nothing else holds the copy); refused, as
+    ``view``, where the strides allow none (kron's product of a transposed operand)."""
 
     node_name = "UnsafeViewBackward0"
     _profile_name = "aten::_unsafe_view"
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, shape: tuple) -> Tensor:
+        if not viewable(a, shape):
+            raise RuntimeError(VIEW_REFUSAL)
         ctx.shape = a._data.shape
         return wrap(a._xp.reshape(a._data, shape))
 
