@@ -189,6 +189,16 @@ NO_DERIVATIVE_OUT = "x = L.ones(2, requires_grad=True); o = L.empty(2); "
     # torch.norm's Python reads input.layout first
     "R = L.norm(input='a', p=-1)",
     "R = L.norm(None)",
+    # every torch.linalg function with out= refuses a call Python cannot bind in torch's
+    # name for it (linalg_<name>)
+    "R = L.linalg.tensorinv(L.ones(2, 3), (2, 3), 1)",
+    "R = L.linalg.tensorinv(L.ones(2, 3), (2, 3), 1, out=L.ones(1))",
+    "R = L.linalg.tensorinv(A=L.ones(4))",
+    "R = L.linalg.tensorsolve(L.eye(4).reshape(4, 2, 2), L.ones(4), 1, 2)",
+    "R = L.linalg.vecdot(L.ones(2), L.ones(2), 1)",
+    "R = L.linalg.multi_dot([L.eye(2)], 1)",
+    "R = L.linalg.matrix_power(L.eye(2), 2, 3)",
+    "R = L.linalg.tensorinv(L.eye(4).reshape(4, 2, 2), ind=1).shape",
 ])
 def test_as_torch(program: str) -> None:
     assert_as_torch(program)

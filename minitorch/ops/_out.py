@@ -912,13 +912,13 @@ def add_parsed_out(namespace: dict, table: dict, prefix: str = "") -> None:
     named in messages with ``prefix``."""
     for name, kind in table.items():
         fn = namespace[name]
-        if not hasattr(fn, "op"):
+        if not hasattr(fn, "op") and not prefix:  # (the package's entries come later)
             namespace[name] = parsed_out(fn, prefix + name, kind)
             continue
         # an op that is its public entry already: out read inside a new entry, named as
         # torch's parser names it (linalg's with their prefix)
-        namespace[name] = _call_form.entry(parsed_out(fn.op, prefix + name, kind),
-                                           prefix + name, method=False)
+        namespace[name] = _call_form.entry(parsed_out(getattr(fn, "op", fn), prefix + name,
+                                                      kind), prefix + name, method=False)
         namespace[name].__name__ = fn.__name__
 
 
