@@ -242,24 +242,23 @@ def adjoint(input: Tensor) -> Tensor:
     return _batched_conjugate_transpose(input, "adjoint()")
 
 
-def conj(input: Tensor) -> Tensor:
-    """The complex conjugate: ``input`` itself, for a real tensor.
+def _given_back(name: str, what: str) -> Callable[[Tensor], Tensor]:
+    """torch's function ``name`` of a tensor that gives a real tensor back itself (``what``
+    it computes: a conjugate, a bit resolved), its input's type checked as torch's parser."""
+    def fn(input: Tensor) -> Tensor:
+        _args.tensor_args(name, (input, "input", 1))
+        return input
 
-    >>> x = minitorch.ones(2); minitorch.conj(x) is x
-    True
-    """
-    _args.tensor_args("conj", (input, "input", 1))
-    return input
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = (f"{what}: ``input`` itself, for a real tensor.\n\n"
+                  f"    >>> x = minitorch.ones(2); minitorch.{name}(x) is x\n    True\n    ")
+    return fn
 
 
-def conj_physical(input: Tensor) -> Tensor:
-    """The complex conjugate, computed: ``input`` itself, for a real tensor.
-
-    >>> x = minitorch.ones(2); minitorch.conj_physical(x) is x
-    True
-    """
-    _args.tensor_args("conj_physical", (input, "input", 1))
-    return input
+conj = _given_back("conj", "The complex conjugate")
+conj_physical = _given_back("conj_physical", "The complex conjugate, computed")
+resolve_conj = _given_back("resolve_conj", "``input`` with its conjugate bit resolved")
+resolve_neg = _given_back("resolve_neg", "``input`` with its negative bit resolved")
 
 
 def conj_physical_(input: Tensor) -> Tensor:
@@ -273,26 +272,6 @@ def conj_physical_(input: Tensor) -> Tensor:
 
     _args.tensor_args("conj_physical_", (input, "input", 1))
     return input._inplace(ConjPhysical_.apply)
-
-
-def resolve_conj(input: Tensor) -> Tensor:
-    """``input`` with its conjugate bit resolved: itself, a real tensor has none.
-
-    >>> x = minitorch.ones(2); minitorch.resolve_conj(x) is x
-    True
-    """
-    _args.tensor_args("resolve_conj", (input, "input", 1))
-    return input
-
-
-def resolve_neg(input: Tensor) -> Tensor:
-    """``input`` with its negative bit resolved: itself, minitorch never sets one.
-
-    >>> x = minitorch.ones(2); minitorch.resolve_neg(x) is x
-    True
-    """
-    _args.tensor_args("resolve_neg", (input, "input", 1))
-    return input
 
 
 def is_conj(input: Tensor) -> bool:
