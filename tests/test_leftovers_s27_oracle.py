@@ -199,6 +199,18 @@ NO_DERIVATIVE_OUT = "x = L.ones(2, requires_grad=True); o = L.empty(2); "
     "R = L.linalg.multi_dot([L.eye(2)], 1)",
     "R = L.linalg.matrix_power(L.eye(2), 2, 3)",
     "R = L.linalg.tensorinv(L.eye(4).reshape(4, 2, 2), ind=1).shape",
+    # Variable's flags are read by torch's C parser as unsigned bytes
+    *(f"R = L.autograd.Variable(L.ones(2), {flags}).requires_grad" for flags in (
+        "None", "1.5", "300", "-1", "'a'", "255", "np.int64(2)", "True, None", "False, 1",
+        "volatile=2", "'a', 'b'")),
+    # margin_ranking_loss reads dim() and size() as torch's Python; clip_grad_norm refuses a
+    # call in its own name
+    "R = L.nn.functional.margin_ranking_loss(L.ones(1, 3, 4, 4, dtype=L.int16), L.ones(0, 3), "
+    "[1.0, 2.0], None)",
+    "R = L.nn.functional.margin_ranking_loss(L.ones(2), L.ones(2, 1), L.ones(2))",
+    "R = L.nn.utils.clip_grad_norm([L.ones(2)], 0.5, 1, norm_type=2.)",
+    "R = L.nn.utils.clip_grad_norm([L.ones(2)], 1., foo=1)",
+    "R = L.nn.utils.clip_grad_norm([L.ones(2)])",
 ])
 def test_as_torch(program: str) -> None:
     assert_as_torch(program)

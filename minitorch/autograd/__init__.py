@@ -13,6 +13,7 @@ without touching ``.grad``. Both hand the graph to the engine (:mod:`.engine`).
 
 from __future__ import annotations
 
+import operator
 import warnings
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -391,6 +392,21 @@ class _VariableMeta(type):
         return isinstance(instance, T.Tensor)
 
 
+def _unsigned_byte(value: Any) -> int:
+    """A flag of ``Variable`` as torch's C parser reads it (format ``b``): an integer that
+    fits an unsigned byte.
+
+    >>> _unsigned_byte(None)
+    Traceback (most recent call last):
+    TypeError: 'NoneType' object cannot be interpreted as an integer
+    """
+    n = operator.index(value)
+    if not 0 <= n <= 255:
+        bound = "less than minimum" if n < 0 else "greater than maximum"
+        raise OverflowError(f"unsigned byte integer is {bound}")
+    return n
+
+
 class Variable(metaclass=_VariableMeta):
     """The pre-0.4 spelling: ``Variable(t, requires_grad=True)`` gives a tensor.
 
@@ -409,8 +425,9 @@ class Variable(metaclass=_VariableMeta):
                 raise TypeError(f"'{key}' is an invalid keyword argument for this function")
         bound = dict(zip(cls._PARAMS, args), **kwargs)
         data = bound.get("data")
-        requires_grad = bool(bound.get("requires_grad", False))
-        if bound.get("volatile", False):
+        requires_grad, volatile = (bool(_unsigned_byte(bound.get(key, False)))
+                                   for key in ("requires_grad", "volatile"))
+        if volatile:
             warnings.warn("volatile was removed and now has no effect. Use `with "
                           "torch.no_grad():` instead.", UserWarning, stacklevel=2)
             if requires_grad:

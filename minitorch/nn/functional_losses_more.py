@@ -52,10 +52,11 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
     tensor([0.])
     """
     reduction = _check_reduction(reduction, size_average, reduce)
-    if not input1.dim() == input2.dim() == target.dim():
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():  # (torch's Python:
+        # dim() and size() read in this order)
         raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension "
-                           f"but got sizes: input1: {input1.shape}, input2: {input2.shape}, "
-                           f"target: {target.shape} ")
+                           f"but got sizes: input1: {input1.size()}, input2: {input2.size()}, "
+                           f"target: {target.size()} ")
     margin = _parsed_loss("margin_ranking_loss", (input1, "input1"), (input2, "input2"),
                           (target, "target"), margin=("float", margin, "margin"))
     difference = input1 - input2  # torch's C++ computes the product's right operand first

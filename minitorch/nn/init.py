@@ -387,10 +387,11 @@ def _reset_layer(weight: Tensor, bias: Tensor | None) -> None:
         uniform_(bias, -bound, bound)
 
 
-def _make_deprecate(method: Callable[..., Tensor],
-                    namespace: str = "nn.init") -> Callable[..., Tensor]:
+def _make_deprecate(method: Callable[..., Tensor], namespace: str = "nn.init",
+                    calls: Callable[..., Tensor] | None = None) -> Callable[..., Tensor]:
     """torch's old name for ``method`` (its name without the trailing ``_``): it warns with
-    a ``FutureWarning`` naming both in ``namespace`` and calls ``method``.
+    a ``FutureWarning`` naming both in ``namespace`` and calls ``method`` (or ``calls``, the
+    old function where torch keeps one, whose signature refuses a call in its own name).
 
     >>> import warnings
     >>> with warnings.catch_warnings(record=True) as caught:
@@ -405,7 +406,7 @@ def _make_deprecate(method: Callable[..., Tensor],
     def deprecated_init(*args: Any, **kwargs: Any) -> Tensor:
         warnings.warn(f"`{namespace}.{old_name}` is now deprecated in favor of "
                       f"`{namespace}.{new_name}`.", FutureWarning, stacklevel=2)
-        return method(*args, **kwargs)
+        return (calls or method)(*args, **kwargs)
 
     deprecated_init.__doc__ = f"""{old_name}(...): deprecated, see :func:`{new_name}`.
 

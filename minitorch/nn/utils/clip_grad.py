@@ -125,4 +125,11 @@ def clip_grad_value_(parameters: Iterable[Tensor] | Tensor, clip_value: float,
             g.clamp_(-clip_value, clip_value)
 
 
-clip_grad_norm = _make_deprecate(clip_grad_norm_, "torch.nn.utils")
+def _clip_grad_norm(parameters: Any, max_norm: float, norm_type: float = 2.0,
+                    error_if_nonfinite: bool = False, foreach: bool | None = None) -> Tensor:
+    return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
+
+
+_clip_grad_norm.__name__ = _clip_grad_norm.__qualname__ = "clip_grad_norm"  # (Python's
+# refusal of a call names it)
+clip_grad_norm = _make_deprecate(clip_grad_norm_, "torch.nn.utils", calls=_clip_grad_norm)
