@@ -536,21 +536,24 @@ def _chebyshev_kind(xp: Any, x: Any, n: Any, kind: str) -> Any:
     """Chebyshev's polynomials of the four kinds, with torch's closed forms on ``(-1, 1)``
     for high degrees and its values at ``±1``."""
     first = {"t": x, "u": 2 * x, "v": 2 * x - 1, "w": 2 * x + 1}[kind]
-    out = _recurrence(xp, x, n, first, lambda k, p, q: 2 * x * p - q)
     inside = xp.abs(x) < 1
+    cutoff = 6 if kind == "t" else 8
+    closed_form = (inside & (n > cutoff)) | (xp.abs(x) == 1)  # (no recurrence to degree n:
+    out = _recurrence(xp, x, xp.where(closed_form, 0, n), first,  # a huge one takes no time)
+                      lambda k, p, q: 2 * x * p - q)
     theta = xp.acos(xp.where(inside, x, 0.0))
     odd = (n % 2) == 1
     if kind == "t":
-        closed, cutoff = xp.cos(n * theta), 6
+        closed = xp.cos(n * theta)
         edge = _sign(xp, (x > 0) | ~odd)
     elif kind == "u":
-        closed, cutoff = xp.sin((n + 1) * theta) / xp.sin(theta), 8
+        closed = xp.sin((n + 1) * theta) / xp.sin(theta)
         edge = xp.where((x > 0) | ~odd, n + 1, -(n + 1))
     elif kind == "v":
-        closed, cutoff = xp.cos((n + 0.5) * theta) / xp.cos(theta / 2), 8
+        closed = xp.cos((n + 0.5) * theta) / xp.cos(theta / 2)
         edge = xp.where(x > 0, 1.0, xp.where(odd, -(2 * n + 1), 2 * n + 1))
     else:
-        closed, cutoff = xp.sin((n + 0.5) * theta) / xp.sin(theta / 2), 8
+        closed = xp.sin((n + 0.5) * theta) / xp.sin(theta / 2)
         edge = xp.where(x > 0, 2 * n + 1, _sign(xp, ~odd))
     out = xp.where(inside & (n > cutoff), closed, out)
     return xp.where(xp.abs(x) == 1, edge, out)
