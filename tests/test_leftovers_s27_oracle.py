@@ -161,8 +161,8 @@ NO_DERIVATIVE_OUT = "x = L.ones(2, requires_grad=True); o = L.empty(2); "
     "R = L.vmap(lambda x: L.rand(2), out_dims=None, randomness='different')(L.ones(3, 2))",
     "R = L.vmap(lambda x: L.randn(2) + 0, out_dims=None, randomness='different', "
     "chunk_size=2)(L.ones(3, 2))",
-    "R = L.vmap(lambda x: L.nn.functional.dropout(L.ones(2)), out_dims=None, "
-    "randomness='different')(L.ones(3, 2))",
+    "R = L.vmap(lambda x: L.nn.functional.dropout(L.ones(64)), out_dims=None, "
+    "randomness='different')(L.ones(3, 2))",  # (64 draws: no two examples alike)
     "R = L.vmap(lambda x: (x * 2, L.rand(2)), out_dims=(0, None), "
     "randomness='different')(L.ones(3, 2))",
     "R = L.vmap(lambda x: (x * 2, L.ones(2)), out_dims=(0, None), "
