@@ -15,9 +15,11 @@ them however reached, and reading expected values from the hidden tests.
 from __future__ import annotations
 
 import ast
+import importlib.util
 import inspect
 import os
 import shutil
+import struct
 import textwrap
 from pathlib import Path
 
@@ -749,3 +751,20 @@ def test_no_line_of_a_removed_piece_is_in_the_grading_copy(assignment: str,
             for name in removed}
     assert all(_body_lines(name) for name in removed), "a removed piece without a body?"
     assert not any(kept.values()), f"lines of removed pieces left in the copy: {kept}"
+
+
+@pytest.mark.parametrize("assignment", sorted(REMOVED_SEAMS))
+def test_the_grading_copy_is_compiled_from_its_own_sources(assignment: str,
+                                                          tmp_path: Path) -> None:
+    """A kernel reads its copy of minitorch read-only, so it cannot cache bytecode: the copy
+    brings bytecode, valid for its own (stubbed) sources, or every import compiles it all."""
+    copy = grading_package(tmp_path, with_twins(REMOVED_SEAMS[assignment])) / "minitorch"
+    stale = []
+    for source in copy.rglob("*.py"):
+        cached = Path(importlib.util.cache_from_source(str(source)))
+        header = cached.read_bytes()[8:16] if cached.exists() else b""
+        stat = source.stat()
+        if header != struct.pack("<II", int(stat.st_mtime) & 0xFFFFFFFF,
+                                 stat.st_size & 0xFFFFFFFF):
+            stale.append(str(source.relative_to(copy)))
+    assert not stale, f"modules whose bytecode is missing or not their source's: {stale}"
