@@ -44,8 +44,8 @@ from .ops import _fused
 
 __all__ = ["BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor",
            "IntTensor", "LongTensor", "ShortTensor", "creation_options", "empty_like",
-           "empty_strided", "full_like", "get_default_device", "legacy_array", "linspace",
-           "logspace", "scalar_tensor", "set_default_device", "set_default_tensor_type",
+           "empty_strided", "full_like", "get_default_device", "legacy_array", "legacy_tensor",
+           "linspace", "logspace", "scalar_tensor", "set_default_device", "set_default_tensor_type",
            "with_size_keyword"]
 
 
@@ -283,6 +283,8 @@ def _created_into(factory: Callable[..., Tensor], args: tuple, kwargs: dict,
     name = factory.__name__
     if not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {_args.type_name(out)}")
+    if not _call_form.binds(factory, args, kwargs):
+        factory(*args, **kwargs)  # (the parser's refusal of the call first: its entry's words)
     dtype = kwargs.get("dtype")
     if dtype is not None and dtype != out.dtype:
         raise RuntimeError(f"dtype {_args.legacy(dtype)} does not match dtype of out parameter "
@@ -409,8 +411,8 @@ _LEGACY_SIGNATURES = ("*, torch.device device = None", "torch.Storage storage", 
 def legacy_array(args: tuple, dtype: D.dtype | None, keywords: dict) -> Any:
     """The array of ``torch.Tensor(*args, **keywords)`` (``dtype`` None: the default dtype,
     but a tensor keeps its own; ``device`` the one keyword): no argument is an empty tensor,
-    integers (or a Size) a zero-filled tensor of that shape, a tensor its own array (shared,
-    as torch aliases it), anything else data converted to ``dtype``.
+    integers (or a Size) a zero-filled tensor of that shape, a tensor itself (which torch
+    aliases: :func:`legacy_tensor`), anything else data converted to ``dtype``.
 
     >>> legacy_array((2, 3), D.float32, {}).shape
     (2, 3)
@@ -440,6 +442,18 @@ def legacy_array(args: tuple, dtype: D.dtype | None, keywords: dict) -> Any:
     return as_array(data, dtype, device)
 
 
+def legacy_tensor(cls: type, args: tuple, dtype: D.dtype | None, keywords: dict) -> Tensor:
+    """A ``cls`` (``Tensor`` or a subclass) of :func:`legacy_array`'s array; a tensor given
+    comes back as torch's alias of it (a view, AliasBackward0 where it requires grad).
+
+    >>> x = minitorch.ones(2, requires_grad=True)
+    >>> legacy_tensor(Tensor, (x,), None, {}).grad_fn.name()
+    'AliasBackward0'
+    """
+    made = legacy_array(args, dtype, keywords)
+    return made.as_subclass(cls) if isinstance(made, Tensor) else cls._make(made)
+
+
 def _by_keyword(keywords: dict) -> tuple:
     """The legacy constructor's one argument given by its name (``size``: a list or tuple of
     them, ``data`` or a Tensor ``other``) as the positional arguments it stands for, and the
@@ -465,7 +479,7 @@ def _is_device(value: Any) -> bool:
 
 
 def _aliased(data: Tensor, dtype: D.dtype | None, device: Any) -> Any:
-    """The array a legacy constructor shares with a tensor, refused as torch when a device
+    """The tensor a legacy constructor aliases, refused as torch when a device
     is given or the constructor's dtype is another (``dtype`` None: ``torch.Tensor``)."""
     if device is not None:
         raise RuntimeError("Legacy tensor constructor of the form torch.Tensor(tensor, "
@@ -474,7 +488,7 @@ def _aliased(data: Tensor, dtype: D.dtype | None, device: Any) -> Any:
     if dtype is not None and data.dtype is not dtype:
         raise TypeError(f"expected {_options(dtype, data.device)} (got "
                         f"{_options(data.dtype, data.device)})")
-    return data._data
+    return data
 
 
 def _options(dtype: D.dtype, device: backend.device) -> str:
@@ -492,7 +506,7 @@ class _LegacyType(type):
     dtype: D.dtype
 
     def __call__(cls, *args: Any, **keywords: Any) -> Tensor:  # type: ignore[override]
-        return Tensor._make(legacy_array(args, cls.dtype, keywords))
+        return legacy_tensor(Tensor, args, cls.dtype, keywords)
 
     def __instancecheck__(cls, obj: object) -> bool:
         return isinstance(obj, Tensor) and obj.dtype is cls.dtype
@@ -665,8 +679,8 @@ _CPP_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int
 
 def new(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     """torch's legacy constructor: ``new()`` empty, ``new(*sizes)`` uninitialised, ``new(data)``
-    a copy of ``data``, ``new(tensor)`` that tensor's memory; self's dtype (and device unless
-    ``device=``), never requiring grad.
+    a copy of ``data``, ``new(tensor)`` an alias of that tensor (in its graph); else self's
+    dtype (and device unless ``device=``), not requiring grad.
 
     >>> x = minitorch.ones(2, dtype=minitorch.float64)
     >>> x.new(2, 3).shape, x.new([1, 2]), x.new()
@@ -695,14 +709,14 @@ def new(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
 
 
 def _new_of(self: Tensor, other: Tensor) -> Tensor:
-    """``new(other)``: ``other``'s memory, which must already have self's dtype and device."""
+    """``new(other)``: an alias of ``other``, which must already have self's dtype and device."""
     if other.dtype is not self.dtype or other.device != self.device:
         def options(t: Tensor) -> str:
             return (f"TensorOptions(dtype={_CPP_NAMES[t.dtype.name]}, device={t.device.type}, "
                     "layout=Strided, requires_grad=false (default), pinned_memory=false "
                     "(default), memory_format=(nullopt))")
         raise TypeError(f"expected {options(self)} (got {options(other)})")
-    return other.detach()
+    return other.as_subclass(Tensor)  # torch's alias, in other's graph
 
 
 def _zeroed(*size: Any, dtype: D.dtype | None = None, device: Any = None,

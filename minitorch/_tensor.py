@@ -200,13 +200,20 @@ class Tensor(metaclass=_TensorType):
     # in-place write inside a later one is refused (_batched_function.refuse_captured).
     _level = 0
 
-    def __init__(self, *data: Any, **keywords: Any) -> None:
+    def __new__(cls, *data: Any, **keywords: Any) -> Tensor:
         """torch's legacy constructor: ``Tensor(2, 3)`` is a zero-filled 2x3 tensor and
-        ``Tensor([1, 2])`` converts data, both of the default dtype; ``Tensor(t)`` shares t's;
-        ``device=`` is its one keyword."""
-        from ._factories import legacy_array
+        ``Tensor([1, 2])`` converts data, both of the default dtype; ``Tensor(t)`` is an alias
+        of t (a view, in t's graph); ``device=`` is its one keyword.
 
-        self._init(legacy_array(data, None, keywords))
+        >>> minitorch.Tensor(2, 3).shape
+        torch.Size([2, 3])
+        """
+        from ._factories import legacy_tensor
+
+        return legacy_tensor(cls, data, None, keywords)
+
+    def __init__(self, *data: Any, **keywords: Any) -> None:
+        """Nothing: ``__new__`` built the tensor (an alias is no new one to fill)."""
 
     def _init(self, array: Any) -> None:
         if isinstance(array, HOST_SCALARS):  # numpy reductions return scalars, not 0-d arrays

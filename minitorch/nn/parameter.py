@@ -33,17 +33,18 @@ class Parameter(Tensor):
     __slots__ = ()
     __torch_function__ = _disabled_torch_function_impl  # its results are plain tensors
 
-    def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
+    def __new__(cls, data: Tensor | None = None, requires_grad: bool = True) -> Parameter:
         if data is None:
             data = _creation.empty(0)
         _args.python_attribute(data, "detach")  # torch's Parameter detaches its data first
-        self._init(data._data)
+        self = cls._make(data._data)
         self._version_counter = data._version_counter  # in-place updates show in both
         self._inference = data._inference  # so requiring grad outside inference mode fails
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError(
                 "Only Tensors of floating point and complex dtype can require gradients")
         self._set_requires_grad(_args.flag("_make_subclass", requires_grad, "require_grad", 3))
+        return self
 
     def __repr__(self) -> str:
         return "Parameter containing:\n" + super().__repr__()
