@@ -121,6 +121,10 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
         if overloaded and given and parsed and not hidden and (refused := overload_refusal(
                 name, args[method:], given, signatures, method)):  # (hidden: not the only one)
             raise TypeError(refused)  # torch's parser, where minitorch's names would bind
+        if overloaded and given and parsed and keyword_fits_none(
+                name, given, signatures, method, len(args) - method + len(given)):
+            raise TypeError(combination_message(name, args[method:], given, method_signatures(
+                list(signatures)) if method else list(signatures)))
         try:
             stray = next((k for k in self_keywords if k in given), None) or \
                 ("out" if out_stray and "out" in given else None)  # (no method's)
@@ -587,6 +591,35 @@ def overload_refusal(name: str, args: tuple, kwargs: dict, signatures: tuple,
         return None  # (torch names a keyword given twice and an unknown one both at the end)
     twice = next(k for k in kwargs if names.index(k) < len(args))
     return f"{name}() got multiple values for argument '{twice}'"
+
+
+def keyword_fits_none(name: str, kwargs: dict, signatures: tuple, method: bool,
+                      count: int) -> bool:
+    """Whether no one of an op's ``signatures`` can take the keywords ``kwargs`` of a call of
+    ``count`` arguments: each either lacks one of their names or declares one a ``Tensor``
+    that is given no tensor (a number given as ``src=`` fits neither ``Tensor src`` nor
+    ``Number value``), and more than one takes that many arguments (else torch words its
+    refusal by that one). minitorch's Python signature, which names both, would take it.
+
+    >>> keyword_fits_none("scatter", {"src": 2.0}, ("int dim, Tensor src", "int dim, Number value"),
+    ...                   True, 2)
+    True
+    """
+    forms = method_signatures(list(signatures)) if method else list(signatures)
+    if len([s for s in forms if _plausible(s, count)]) == 1:
+        return False  # (torch words the refusal by that one signature: not this check's)
+    mistyped = False
+    for form in forms:
+        params = {p[0]: p for p in _signature_parameters(form)}
+        if not params.keys() >= kwargs.keys():
+            continue
+        wrong = [k for k, v in kwargs.items() if params[k][1] and params[k][1][0] == "Tensor"
+                 and not params[k][2] and not _args.is_tensor(v) and not (
+                     name.rstrip("_") in NUMBERS_AS_TENSORS and isinstance(v, (int, float)))]
+        if not wrong:
+            return False
+        mistyped = True
+    return mistyped  # (a keyword no form names at all is Python's to refuse)
 
 
 def signature_types_first(name: str, signature: str, args: tuple, kwargs: dict,
