@@ -476,6 +476,8 @@ dtype and Long for out's dtype.
             return fn(*args, **({} if out is None else {"out": out}), **kwargs)
         if typed := _call_form.parameter_types(fn, name, args, kwargs):
             raise TypeError(typed)  # torch's parser reads out, keyword-only, last
+        if not _call_form.binds(fn, args, kwargs):
+            fn(*args, **kwargs)  # (Python's refusal, which the op's entry words as torch's)
 
         def into_out(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
             if kind == "same" and input.dtype is not out.dtype:
