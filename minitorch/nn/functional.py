@@ -366,9 +366,10 @@ def tanh(input: Tensor) -> Tensor:
     return input.tanh()
 
 
-def _softmax_dim(name: str, ndim: int) -> int:
+def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
     warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to "
-                  "include dim=X as an argument.", stacklevel=3)
+                  "include dim=X as an argument.", stacklevel=stacklevel)  # (torch's: the
+    # caller's ``_stacklevel``, which Python then checks is an int)
     return 0 if ndim in (0, 1, 3) else 1
 
 
@@ -384,7 +385,7 @@ def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
                                            _stacklevel=_stacklevel, dtype=dtype)
     _args.python_attribute(input, "dim" if dim is None else "softmax")  # what torch reads
     if dim is None:
-        dim = _softmax_dim("softmax", input.dim())
+        dim = _softmax_dim("softmax", input.dim(), _stacklevel)
     return input.softmax(dim, dtype=dtype)  # the method, as torch's (its messages' positions)
 
 
@@ -415,7 +416,7 @@ def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
                                            _stacklevel=_stacklevel, dtype=dtype)
     if dim is None:
         _args.python_attribute(input, "dim")
-        dim = _softmax_dim("softmin", input.dim())
+        dim = _softmax_dim("softmin", input.dim(), _stacklevel)
     return (-input).softmax(dim, dtype=dtype)
 
 
@@ -431,7 +432,7 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
                                            _stacklevel=_stacklevel, dtype=dtype)
     _args.python_attribute(input, "dim" if dim is None else "log_softmax")  # what torch reads
     if dim is None:
-        dim = _softmax_dim("log_softmax", input.dim())
+        dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
     return input.log_softmax(dim, dtype=dtype)  # the method, as torch's (its messages' positions)
 
 

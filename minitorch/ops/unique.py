@@ -143,9 +143,11 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
         refuse_dynamic_shape("aten::_unique2", input)
         values, inverse, counts = Unique2.apply(input, dim=None)
     else:
-        d = _args.integer("unique_dim", dim, "dim", 2)
+        if _args.as_param_int(dim, "dim", "unique_dim") is None:
+            _args.integer("unique_dim", dim, "dim", 2)  # (every type first, then the range)
         _flags("unique_dim", sorted=sorted, return_inverse=return_inverse,
                return_counts=return_counts)
+        d = _args.integer("unique_dim", dim, "dim", 2)
         refuse_dynamic_shape("aten::unique_dim", input)
         values, inverse, counts = UniqueDim.apply(input, dim=_check_dim(input, d))
     extras = (inverse,) * bool(return_inverse) + (counts,) * bool(return_counts)
