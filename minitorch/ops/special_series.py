@@ -532,31 +532,34 @@ def _sign(xp: Any, positive: Any) -> Any:
     return xp.where(positive, one, -one)
 
 
-def _chebyshev_kind(xp: Any, x: Any, n: Any, kind: str) -> Any:
+def _chebyshev_kind(xp: Any, x: Any, n: Any, kind: str, shifted: bool = False) -> Any:
     """Chebyshev's polynomials of the four kinds, with torch's closed forms on ``(-1, 1)``
-    for high degrees and its values at ``±1``."""
+    above its degree for each (``shifted``: its shifted polynomial's, ``x`` shifted already)
+    and its values at ``±1``."""
     first = {"t": x, "u": 2 * x, "v": 2 * x - 1, "w": 2 * x + 1}[kind]
     inside = xp.abs(x) < 1
-    cutoff = 6 if kind == "t" else 8
+    cutoff = {"t": 6, "u": 6, "v": 6, "w": 4}[kind] if shifted else 6 if kind == "t" else 8
     closed_form = (inside & (n > cutoff)) | (xp.abs(x) == 1)  # (no recurrence to degree n:
     out = _recurrence(xp, x, xp.where(closed_form, 0, n), first,  # a huge one takes no time)
                       lambda k, p, q: 2 * x * p - q)
     theta = xp.acos(xp.where(inside, x, 0.0))
     odd = (n % 2) == 1
+    degree = xp.astype(n, xp.int64)  # torch's degree is an int64: its sums wrap past 2**63,
+    half = xp.astype(n, x.dtype) + 0.5  # and it meets x in x's dtype
     if kind == "t":
-        closed = xp.cos(n * theta)
+        closed = xp.cos(xp.astype(n, x.dtype) * theta)
         edge = _sign(xp, (x > 0) | ~odd)
     elif kind == "u":
-        closed = xp.sin((n + 1) * theta) / xp.sin(theta)
-        edge = xp.where((x > 0) | ~odd, n + 1, -(n + 1))
+        closed = xp.sin(xp.astype(degree + 1, x.dtype) * theta) / xp.sin(theta)
+        edge = xp.where((x > 0) | ~odd, degree + 1, -(degree + 1))
     elif kind == "v":
-        closed = xp.cos((n + 0.5) * theta) / xp.cos(theta / 2)
-        edge = xp.where(x > 0, 1.0, xp.where(odd, -(2 * n + 1), 2 * n + 1))
+        closed = xp.cos(half * theta) / xp.cos(theta / 2)
+        edge = xp.where(x > 0, 1, xp.where(odd, -(degree + degree + 1), degree + degree + 1))
     else:
-        closed = xp.sin((n + 0.5) * theta) / xp.sin(theta / 2)
-        edge = xp.where(x > 0, 2 * n + 1, _sign(xp, ~odd))
+        closed = xp.sin(half * theta) / xp.sin(theta / 2)
+        edge = xp.where(x > 0, degree + degree + 1, xp.astype(_sign(xp, ~odd), xp.int64))
     out = xp.where(inside & (n > cutoff), closed, out)
-    return xp.where(xp.abs(x) == 1, edge, out)
+    return xp.where(xp.abs(x) == 1, xp.astype(edge, x.dtype), out)
 
 
 def polynomial_array(xp: Any, x: Any, n: Any, kind: str) -> Any:
@@ -573,7 +576,7 @@ def polynomial_array(xp: Any, x: Any, n: Any, kind: str) -> Any:
     valid = xp.isfinite(degree) & (xp.abs(degree) < 2.0 ** 63)
     degree = xp.trunc(xp.where(valid, degree, -1.0))
     if kind.startswith("shifted_"):
-        out = _chebyshev_kind(xp, 2 * wide - 1, degree, kind[-1])
+        out = _chebyshev_kind(xp, 2 * wide - 1, degree, kind[-1], shifted=True)
     elif kind.startswith("chebyshev_"):
         out = _chebyshev_kind(xp, wide, degree, kind[-1])
     elif kind == "hermite_h":
