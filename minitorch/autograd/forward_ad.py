@@ -380,12 +380,16 @@ def _promoted(cls: Any, kwargs: dict, jvps: list, tangents: list) -> list:
     float64 tangent of a float32 primal stays float64 through ``sin``, ``*``, ``sum``); a
     dtype conversion converts its tangent too, and so does a reduction's ``dtype=``
     (torch's formula is the op itself on the tangent: ``self_t.sum(dtype=dtype)``), except
-    where torch's formula ignores it (``prod``'s: an op with ``tangent_promoted``)."""
+    where torch's formula ignores it (``prod``'s: an op with ``tangent_promoted``); ``copy_``
+    gives the destination ``src``'s tangent in its own dtype."""
+    from ..ops.inplace import Copy
     from ..ops.shape import ToCopy
 
     given = [t.dtype for t in tangents if t is not None]
     if cls is ToCopy:
         return jvps
+    if cls is Copy and tangents[1] is not None:  # torch's copy_ takes src's tangent as it is
+        return [tangents[1].broadcast_to(jvps[0].shape).clone()]
     if kwargs.get("dtype") is not None and not getattr(cls, "tangent_promoted", False):
         return [None if jvp is None else jvp.to(kwargs["dtype"]) for jvp in jvps]
     promoted = []
