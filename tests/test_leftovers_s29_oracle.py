@@ -1,0 +1,93 @@
+"""What the session-29 fuzzers found, each a small program run on torch and on minitorch
+(``L``) whose outcome, the value of ``R`` or the exception's type and message, must be the
+same: the legacy constructors' alias of a tensor, a keyword no overload takes, ``out=``
+checked only once the call parses, unique's order of checks, softmax's ``_stacklevel``,
+the Chebyshev polynomials' int64 edges and closed forms, and ``copy_``'s tangent."""
+
+from __future__ import annotations
+
+import pytest
+from test_bad_input_fuzz21b_oracle import assert_as_torch
+
+LEAF = "x = L.ones(2, requires_grad=True); "
+GRAPH = "x = L.ones(2, requires_grad=True) * 2; "
+DUAL = "fa = L.autograd.forward_ad\nwith fa.dual_level():\n    "
+
+
+@pytest.mark.parametrize("program", [
+    # torch's legacy constructors alias a tensor: a view in its graph (minitorch lost the
+    # gradient: a new leaf that did not require grad)
+    LEAF + "R = L.Tensor(x)",
+    LEAF + "y = L.Tensor(x); R = (y.grad_fn.name(), y._base is x, y.is_leaf)",
+    GRAPH + "y = L.Tensor(x); R = (y.grad_fn.name(), y._base is x)",
+    GRAPH + "y = L.FloatTensor(x); y.sum().backward(); R = y.requires_grad",
+    "x = L.ones(2, 1, dtype=L.float64, requires_grad=True); R = L.DoubleTensor(x)",
+    LEAF + "R = L.FloatTensor(other=x).grad_fn.name()",
+    LEAF + "R = L.ones(2).new(x).grad_fn.name()",
+    GRAPH + "y = L.ones(2).new(x); R = (y._base is x, y.requires_grad)",
+    "x = L.ones(2); y = L.Tensor(x); y.add_(1); R = (x, y._base is x, y.requires_grad)",
+    "x = L.ones(2); R = L.Tensor(x, device='cpu')",
+    "R = L.FloatTensor(L.ones(2, dtype=L.float64))",
+    "R = L.ones(2).new(L.ones(2, dtype=L.int64))",
+    "R = (L.Tensor(), L.Tensor(2, 3).shape, L.Tensor([1, 2]), L.LongTensor([1, 2]))",
+    "class P(L.Tensor): pass\nR = type(P(L.ones(2))).__name__",
+    "p = L.nn.Parameter(L.ones(2)); R = (type(p).__name__, p.requires_grad, p.is_leaf)",
+    # a keyword that no overload takes with that type: a number as scatter's src=
+    "R = L.zeros(3).scatter(0, L.tensor([0]), src=2.0)",
+    "R = L.scatter(L.zeros(3), 0, L.tensor([0]), src=2.0)",
+    "R = L.zeros(3).scatter_(0, L.tensor([0]), src=2.0)",
+    "R = L.zeros(3).scatter(0, L.tensor([0]), src=2.0, reduce='add')",
+    "R = L.zeros(3).scatter(0, L.tensor([0]), src=L.ones(1))",
+    "R = L.zeros(3).scatter(0, L.tensor([0]), value=2.0)",
+    "R = L.lerp(L.ones(2), end=1.0, weight=0.5)",
+    "R = L.pow(L.ones(2), exponent=2.0)",
+    "R = L.clamp(L.ones(2), min=L.zeros(2))",
+    "R = L.where(L.ones(2) > 0, L.ones(2), other=2.0)",
+    # out= is checked only once torch's parser takes the call
+    "R = L.cumprod(L.ones(2, 3, requires_grad=True), dim=1, out=L.ones(2, 3), foo=1)",
+    "R = L.cumprod(L.ones(2, 3), 1, 'a', out=L.ones(2, 3, requires_grad=True))",
+    "R = L.mean(L.ones(2, 3), 1, True, L.float32, 5, out=L.ones(2, requires_grad=True))",
+    "R = L.nansum(L.ones(2, 3), 1, False, L.float32, 3, out=L.ones(2, requires_grad=True))",
+    "R = L.empty((2, 3), dtype=L.int64, dimm=1, out=L.ones(2, 3))",
+    "R = L.zeros(2, 3, foo=1, out=L.ones(2, 3, requires_grad=True))",
+    "R = L.ones((2, 3), 4, out=L.ones(2, 3, requires_grad=True))",
+    "R = L.full((2, 3), 4, 5, out=L.ones(2, 3, requires_grad=True))",
+    "R = L.arange(0, end=5, step=1, dimm=1, out=L.ones(2, 3, requires_grad=True))",
+    "R = L.arange(0, 5, 1, 3, out=L.ones(5, requires_grad=True))",
+    # unique's dim: its type, then the flags' types, then its range (as torch's parser)
+    "R = L.unique(L.tensor([1., 2, 3, 4]), 1, None, 0, 9223372036854775808)",
+    "R = L.unique(L.tensor([1., 2, 3, 4]), 1, None, 0, 'a')",
+    "R = L.unique(L.tensor([1., 2, 3, 4]), True, False, False, 2 ** 63)",
+    # softmax's _stacklevel goes to warnings.warn, which wants an int (with an implicit dim)
+    "R = L.nn.functional.softmax(input=L.zeros(0, dtype=L.int16), _stacklevel=(1+2j))",
+    "R = L.nn.functional.log_softmax(L.zeros(2), _stacklevel='a')",
+    "R = L.nn.functional.softmin(L.zeros(2), _stacklevel=None)",
+    "R = L.nn.functional.softmax(L.zeros(2), 0, _stacklevel=None)",
+    # Chebyshev's polynomials: torch's int64 sums at x = ±1 wrap past 2**63, its closed
+    # forms meet the degree in x's dtype, and the shifted ones have their own degree cutoffs
+    "R = L.special.shifted_chebyshev_polynomial_w(L.tensor([[True], [False]]), "
+    "n=4611686018427387904)",
+    "R = L.special.chebyshev_polynomial_w(L.tensor([1., -1.]), 2 ** 62)",
+    "R = L.special.chebyshev_polynomial_v(L.tensor([1., -1.]), 2 ** 62 + 1)",
+    "R = L.special.chebyshev_polynomial_u(L.tensor([1., -1.]), 2 ** 63 - 1)",
+    "R = L.special.chebyshev_polynomial_u(L.tensor([0.5], dtype=L.float64), 2 ** 31)",
+    "R = L.special.shifted_chebyshev_polynomial_u(L.tensor([0.75]), 2 ** 31)",
+    "R = L.special.shifted_chebyshev_polynomial_u(L.tensor([0.5], dtype=L.float64), 7)",
+    "R = L.special.shifted_chebyshev_polynomial_w(L.tensor([0.5], dtype=L.float64), 7)",
+    "R = L.special.shifted_chebyshev_polynomial_v(L.tensor([0.3], dtype=L.float64), 7)",
+    # copy_ into a tensor without a tangent gives it src's tangent as it is: its dtype, its
+    # values (minitorch cast it to the destination's dtype and back)
+    DUAL + "d = fa.make_dual(L.ones(3, 1, 2), L.full((3, 1, 2), 0.3, dtype=L.float16))\n    "
+    "y = L.ones(3, 1, 2); y.copy_(d); R = fa.unpack_dual(y).tangent",
+    DUAL + "d = fa.make_dual(L.ones(2, dtype=L.float16), L.full((2,), 0.3, dtype=L.float64))\n"
+    "    y = L.ones(2, dtype=L.float16); y.copy_(d); R = fa.unpack_dual(y).tangent",
+    DUAL + "d = fa.make_dual(L.ones(3, dtype=L.float64), L.arange(3.) * 0.3)\n    "
+    "y = L.zeros(2, 3); y.copy_(d); t = fa.unpack_dual(y).tangent\n    "
+    "R = (t, t.stride(), t._base is None)",
+    DUAL + "d = fa.make_dual(L.ones(2), L.full((2,), 0.3, dtype=L.float16))\n    "
+    "y = fa.make_dual(L.ones(2), L.ones(2)); y.copy_(d); R = fa.unpack_dual(y).tangent",
+    DUAL + "d = fa.make_dual(L.ones(2), L.full((2,), 0.3, dtype=L.float16))\n    "
+    "y = L.ones(2, 2)[0]; y.copy_(d); R = fa.unpack_dual(y).tangent",
+])
+def test_as_torch(program: str) -> None:
+    assert_as_torch(program)
