@@ -285,7 +285,7 @@ _RUNS = {"square": "pow", "absolute": "abs", "negative": "neg", "fix": "trunc", 
          "less": "lt", "less_equal": "le", "not_equal": "ne", "linalg_inv": "linalg_inv_ex",
          "linalg_eigh": "_linalg_eigh", "linalg_svd": "_linalg_svd",
          "linalg_slogdet": "_linalg_slogdet", "linalg_lu_factor": "linalg_lu_factor_ex",
-         "cross": "linalg_cross",
+         "cross": "linalg_cross", "log_sigmoid": "log_sigmoid_forward",
          **dict.fromkeys(("hstack", "vstack", "dstack", "row_stack", "column_stack", "concat",
                           "concatenate"), "cat")}
 # ops whose kernel writes its own dtype (no cast into ``out``): torch's checks of out's dtype
@@ -621,7 +621,8 @@ _OUT_DTYPES = {
     **dict.fromkeys(("quantile", "nanquantile"),
                     (False, "quantile() out tensor must be same dtype as the input tensor",
                      RuntimeError)),
-    **dict.fromkeys(("clamp_max", "clamp_min", "hardshrink", "clamp", "clip"),
+    **dict.fromkeys(("clamp_max", "clamp_min", "hardshrink", "clamp", "clip", "gelu",
+                     "softplus", "softshrink"),
                     (False, "Found dtype {o} but expected {r}", RuntimeError)),
     **dict.fromkeys(("logcumsumexp", "cummax", "cummin"),
                     (False, "expected scalar_type {r} but found {o}", RuntimeError)),
@@ -679,7 +680,8 @@ _OUT_DTYPES = {
                       RuntimeError),
     "linalg_multi_dot": (False, "multi_dot(): expected out tensor to have dtype {cr} but got "
                          "{co}", RuntimeError),
-    "linalg_solve_triangular": (False, "expected scalar type {r} but found {o}", RuntimeError),
+    **dict.fromkeys(("linalg_solve_triangular", "log_sigmoid"),
+                    (False, "expected scalar type {r} but found {o}", RuntimeError)),
     "linalg_pinv": (True, "linalg.pinv: Expected result to be safely castable from {r} dtype, "
                     "but got result with dtype {o}", RuntimeError),
     "linalg_householder_product": (True, "torch.linalg.householder_product: Expected result to "
@@ -756,7 +758,8 @@ def _kernel_checks_first(key: str, args: tuple, kwargs: dict, out: Tensor, grade
     operands: (log_)softmax's before autograd refuses ``out`` (not ``graded``), a product's
     and clamp's after (``graded``)."""
     kernel = (_product_writes(key, args, kwargs) or _clamp_writes(key, args, kwargs)
-              or _cat_writes(key, args, kwargs) if graded
+              or _cat_writes(key, args, kwargs) or _index_select_writes(key, args, kwargs)
+              or _logsumexp_writes(key, args, kwargs) if graded
               else _softmax_writes(key, args, kwargs))
     if kernel is not None and kernel[1] is not out.dtype and not (
             _OUT_DTYPES.get(kernel[0], _EXACT)[0] and can_cast(kernel[1], out.dtype)):
@@ -775,6 +778,29 @@ def _cat_writes(key: str, args: tuple, kwargs: dict) -> tuple | None:
     if ranked:  # skipped, as torch's cat does)
         _args.dim(key, dim, ranked[0].dim())
     return key, D.result_type(*tensors)
+
+
+def _logsumexp_writes(key: str, args: tuple, kwargs: dict) -> tuple | None:
+    """logsumexp's kernel and the dtype it writes (its input's, floating): it wants a
+    floating out before it reads its dims."""
+    first = args[0] if args else kwargs.get("input")
+    if key != "logsumexp" or not isinstance(first, Tensor):
+        return None
+    return key, first.dtype if first.dtype.is_floating_point else D.get_default_dtype()
+
+
+def _index_select_writes(key: str, args: tuple, kwargs: dict) -> tuple | None:
+    """index_select's kernel and the dtype it writes (its input's), checked once its dim is
+    in range and its index a vector of indices, before the indices' range."""
+    first = args[0] if args else kwargs.get("input")
+    dim = args[1] if len(args) > 1 else kwargs.get("dim")
+    index = args[2] if len(args) > 2 else kwargs.get("index")
+    if key != "index_select" or not isinstance(first, Tensor) or _args.as_int(dim) is None \
+            or not isinstance(index, Tensor) or index.dim() > 1 \
+            or index.dtype not in (D.int32, D.int64):
+        return None
+    _args.dim(key, dim, first.dim())
+    return key, first.dtype
 
 
 def _softmax_writes(key: str, args: tuple, kwargs: dict) -> tuple | None:
