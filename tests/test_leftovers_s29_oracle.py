@@ -1,8 +1,10 @@
 """What the session-29 fuzzers found, each a small program run on torch and on minitorch
 (``L``) whose outcome, the value of ``R`` or the exception's type and message, must be the
 same: the legacy constructors' alias of a tensor, a keyword no overload takes, ``out=``
-checked only once the call parses, unique's order of checks, softmax's ``_stacklevel``,
-the Chebyshev polynomials' int64 edges and closed forms, and ``copy_``'s tangent."""
+checked only once the call parses (and out's dtype before the rest by logsumexp and
+index_select), F's out= where torch's takes one, unique's order of checks, softmax's
+``_stacklevel``, the Chebyshev polynomials' int64 edges and closed forms, and ``copy_``'s
+tangent."""
 
 from __future__ import annotations
 
@@ -54,6 +56,33 @@ DUAL = "fa = L.autograd.forward_ad\nwith fa.dual_level():\n    "
     "R = L.full((2, 3), 4, 5, out=L.ones(2, 3, requires_grad=True))",
     "R = L.arange(0, end=5, step=1, dimm=1, out=L.ones(2, 3, requires_grad=True))",
     "R = L.arange(0, 5, 1, 3, out=L.ones(5, requires_grad=True))",
+    # a kernel that checks out's dtype before its other checks: logsumexp's wants a floating
+    # out before it reads its dims; index_select's compares it before the indices' range
+    "R = L.logsumexp(L.tensor([[1], [2]], dtype=L.uint8), 4, out=L.ones(2, dtype=L.int64))",
+    "R = L.logsumexp(L.tensor([3, 1, 2], dtype=L.int32), [0, -1], out=L.ones(2, dtype=L.int64))",
+    "R = L.logsumexp(L.ones(2, 3, dtype=L.float64), 1, out=L.ones(2, dtype=L.float16))",
+    "R = L.logsumexp(L.ones(2, 3, requires_grad=True), 1, out=L.ones(2, dtype=L.int64))",
+    "R = L.index_select(L.ones(2, 3), -2, L.tensor([-4]), out=L.ones(1, 3, dtype=L.int64))",
+    "R = L.index_select(L.ones(2, 3), 5, L.tensor([0]), out=L.ones(1, 3, dtype=L.int64))",
+    "R = L.index_select(L.ones(2, 3), 0, L.tensor([[0]]), out=L.ones(1, 3, dtype=L.int64))",
+    "R = L.index_select(L.ones(2, 3), 0, L.tensor([0.]), out=L.ones(1, 3, dtype=L.int64))",
+    "R = L.index_select(L.ones(()), 0, L.tensor([0]), out=L.ones(1, dtype=L.int64))",
+    # F's functions that are torch's C functions take out= (normalize's Python one too)
+    *(f"o = {out}; R = (L.nn.functional.{call}, o)" for call in (
+        "gelu(L.tensor([1., -2.]), approximate='tanh', out=o)",
+        "linear(L.ones(2, 3), L.ones(4, 3), L.ones(4), out=o)",
+        "logsigmoid(L.tensor([1., -2.]), out=o)", "softplus(L.tensor([1., -2.]), 2., out=o)",
+        "softshrink(L.tensor([1., -0.2]), out=o)", "avg_pool2d(L.ones(1, 2, 4, 4), 2, out=o)",
+        "avg_pool3d(L.ones(1, 2, 4, 4, 4), 2, out=o)",
+        "normalize(L.tensor([[3., 4.]]), out=o)")
+      for out in ("L.empty(0)", "L.empty(2, dtype=L.float64)", "L.ones(3, requires_grad=True)",
+                  "'zz'")),
+    "R = L.nn.functional.linear(L.ones(2, 3, requires_grad=True), L.ones(4, 3), out=L.empty(0))",
+    "R = L.nn.functional.logsigmoid(L.ones(2), out=L.empty(0), foo=2)",
+    "R = L.nn.functional.normalize(L.ones(2, 3), 2.0, -9, out='a')",
+    "R = L.nn.functional.normalize(L.ones(2, 3), 2.0, 2, out=L.ones(2, 3, requires_grad=True))",
+    "R = L.nn.functional.normalize(L.tensor([[3., 4.]], requires_grad=True), out=L.empty(1, 2))",
+    "R = L.nn.functional.normalize(L.tensor([[3., 4.]]), out=2.0)",
     # unique's dim: its type, then the flags' types, then its range (as torch's parser)
     "R = L.unique(L.tensor([1., 2, 3, 4]), 1, None, 0, 9223372036854775808)",
     "R = L.unique(L.tensor([1., 2, 3, 4]), 1, None, 0, 'a')",

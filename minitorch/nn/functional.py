@@ -32,7 +32,7 @@ from .._tensor import Tensor
 from ..autograd import profiler
 from ..backend import namespace
 from ..ops import _batch_norm_order as bn_order
-from ..ops import nn_ops
+from ..ops import _out, nn_ops
 from ..ops._base import Op, check_same_device, like, wrap
 from ..ops.activation import elu, gelu, hardtanh, hardtanh_, leaky_relu, logsigmoid, relu6, silu
 from ..ops.activation_more import (
@@ -1455,6 +1455,12 @@ def _uniform_loss(log_p: Tensor, target: Tensor, ignore_index: int, reduction: s
 
 
 _WARNS = frozenset({"warnings", "warn", "warn_once"})
+
+# the functions of F that are C functions taking out= in torch (its parser reads out before
+# their entries see the call)
+_out.add_parsed_out(globals(), dict.fromkeys(
+    ("avg_pool2d", "avg_pool3d", "gelu", "linear", "softplus", "softshrink"), "Tensor"))
+logsigmoid = _out.parsed_out(logsigmoid, "log_sigmoid", "Tensor")
 
 # the functions of F that are C functions in torch: its argument parser's messages, as the call
 # was written, under the parser's name

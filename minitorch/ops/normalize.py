@@ -389,13 +389,16 @@ def _number_bound(fn: str, side: str, input: Any, bound: Any) -> Any:
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
               out: Any = None) -> Tensor:
-    """``input`` divided by its ``p``-norm along ``dim`` (at least ``eps``).
+    """``input`` divided by its ``p``-norm along ``dim`` (at least ``eps``); written into
+    ``out`` where one is given (then, as torch's, not differentiable).
 
     >>> F.normalize(minitorch.tensor([[3., 4.]]))
     tensor([[0.6000, 0.8000]])
     """
-    if out is not None:
-        raise NotImplementedError("minitorch's normalize has no out= argument")
     _args.python_attribute(input, "norm")  # torch's normalize is Python: input.norm(...)
-    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
-    return input / denom
+    if out is None:
+        return input / input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    from .. import div
+
+    return div(input, input.norm(p, dim, keepdim=True).clamp_min_(eps).expand_as(input),
+               out=out)
