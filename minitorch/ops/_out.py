@@ -755,8 +755,8 @@ def _checked_first(key: str, input: Any) -> bool:
 def _kernel_checks_first(key: str, args: tuple, kwargs: dict, out: Tensor, graded: bool
                          ) -> None:
     """The refusal of ``out``'s dtype by a kernel that checks it before it refuses its
-    operands: (log_)softmax's before autograd refuses ``out`` (not ``graded``), a product's
-    and clamp's after (``graded``)."""
+    operands: (log_)softmax's before autograd refuses ``out`` (not ``graded``); a
+    product's, clamp's, cat's, index_select's and logsumexp's after (``graded``)."""
     kernel = (_product_writes(key, args, kwargs) or _clamp_writes(key, args, kwargs)
               or _cat_writes(key, args, kwargs) or _index_select_writes(key, args, kwargs)
               or _logsumexp_writes(key, args, kwargs) if graded
