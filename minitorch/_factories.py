@@ -16,6 +16,7 @@ import importlib
 import inspect
 import math
 import operator
+import sys
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -45,8 +46,8 @@ from .ops import _fused
 __all__ = ["BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor",
            "IntTensor", "LongTensor", "ShortTensor", "creation_options", "empty_like",
            "empty_strided", "full_like", "get_default_device", "legacy_array", "legacy_tensor",
-           "linspace", "logspace", "scalar_tensor", "set_default_device", "set_default_tensor_type",
-           "with_size_keyword"]
+           "linspace", "logspace", "resize_storage", "scalar_tensor", "set_default_device",
+           "set_default_tensor_type", "with_size_keyword"]
 
 
 def _spaced_args(fn: str, start: Any, end: Any, steps: Any, dtype: Any, requires_grad: Any,
@@ -745,7 +746,8 @@ def type_as(self: Tensor, other: Tensor) -> Tensor:
 @_args.sizes_by_keyword("size")
 def resize_(self: Tensor, *sizes: Any) -> Tensor:
     """Give ``self`` a new shape in place, keeping its first elements in row-major order (new
-    ones are zeros here, uninitialised in torch); refused for a tensor that requires grad.
+    ones are zeros here, uninitialised in torch); refused for a tensor that requires grad, and
+    for a view that would outgrow the memory of a base still in use (:func:`resize_storage`).
 
     >>> minitorch.arange(6.).resize_(2, 2)
     tensor([[0., 1.],
@@ -756,12 +758,33 @@ def resize_(self: Tensor, *sizes: Any) -> Tensor:
         raise RuntimeError("cannot resize variables that require grad")
     if shape == tuple(self.shape):  # torch leaves it as it is: same strides, not counted
         return self
+    resize_storage(self, shape)
+    self._version_counter.value += 1
+    return self
+
+
+def resize_storage(self: Tensor, shape: tuple) -> None:
+    """Lay ``self`` over its storage in ``shape`` (contiguous, from its offset), the storage
+    grown where it is too small: torch's resize kernel, which ``resize_`` and an ``out=``
+    of another shape run. A view's storage is its base's, which minitorch cannot grow while
+    anything else holds that base.
+
+    >>> x = minitorch.zeros(4); v = x[1:3]; resize_storage(v, (3,)); _ = v.fill_(7); x
+    tensor([0., 7., 7., 7.])
+    """
     _args.check_numel(shape)
     count = math.prod(shape)
     storage, start = _storage_from(self)
     grows = count > storage.shape[0] - start
     if grows and backend.is_borrowed(self._data):  # from_numpy's memory
         raise RuntimeError("Trying to resize storage that is not resizable")  # cannot grow
+    if grows and self._view_of is not None and self._memory is None and \
+            _held_elsewhere(self._view_of[0]):
+        raise RuntimeError(
+            f"minitorch cannot grow the memory a view shares with its base: the shape "
+            f"{list(shape)} from the view's offset needs {start + count} elements, the base's "
+            f"memory holds {storage.shape[0]}. torch grows that memory for both; here the base "
+            "would not see it. Please resize the base instead, or a clone() of the view.")
     _args.check_alloc(shape, self.dtype.itemsize)  # its storage's bytes, as torch's
     xp = self._xp
     if grows:  # torch's storage grows, its values first (this tensor keeps its offset)
@@ -770,8 +793,14 @@ def resize_(self: Tensor, *sizes: Any) -> Tensor:
     if grows or self._memory_root() is self:  # a storage that does not shrink
         self._memory = Tensor._make(storage)
     self._data = xp.reshape(backend.placed(storage[start:start + count], storage, start), shape)
-    self._version_counter.value += 1
-    return self
+
+
+def _held_elsewhere(base: Tensor) -> bool:
+    """Whether anything but the view being resized holds its ``base`` (a name, another
+    view, the graph), so that a storage grown for the view alone would not be seen where torch's
+    would: numpy's ``resize(refcheck=True)`` asks so. Its references otherwise: the view's
+    own, this parameter and getrefcount's argument."""
+    return sys.getrefcount(base) > 3
 
 
 def _storage_from(t: Tensor) -> tuple:

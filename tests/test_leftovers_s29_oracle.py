@@ -83,6 +83,14 @@ DUAL = "fa = L.autograd.forward_ad\nwith fa.dual_level():\n    "
     "R = L.nn.functional.normalize(L.ones(2, 3), 2.0, 2, out=L.ones(2, 3, requires_grad=True))",
     "R = L.nn.functional.normalize(L.tensor([[3., 4.]], requires_grad=True), out=L.empty(1, 2))",
     "R = L.nn.functional.normalize(L.tensor([[3., 4.]]), out=2.0)",
+    # an out= of another shape is laid over its storage as torch's resize does: a view that
+    # shrinks writes into its base (minitorch gave it new memory, so the base never saw it)
+    "x = L.zeros(4); R = (L.add(L.ones(2), 1, out=x[0:3]), x)",
+    "x = L.zeros(6); R = (L.add(L.ones(4), 1, out=x[1:2]), x)",
+    "x = L.zeros(2, 2); R = (L.add(L.ones(2, 2), 1, out=x.t()), x)",
+    "x = L.zeros(0); R = (L.add(L.ones(3), 1, out=x), x)",
+    "x = L.zeros(4); v = x[1:3]; v.resize_(3); v.fill_(7); R = x",
+    "v = L.ones(3)[:2]; v.resize_(2, 3); R = v.shape",
     # unique's dim: its type, then the flags' types, then its range (as torch's parser)
     "R = L.unique(L.tensor([1., 2, 3, 4]), 1, None, 0, 9223372036854775808)",
     "R = L.unique(L.tensor([1., 2, 3, 4]), 1, None, 0, 'a')",
@@ -120,3 +128,18 @@ DUAL = "fa = L.autograd.forward_ad\nwith fa.dual_level():\n    "
 ])
 def test_as_torch(program: str) -> None:
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("grow", [
+    "v.resize_(5)", "v.resize_(2, 3)", "L.add(L.ones(4), 1, out=v)", "L.zeros(5, out=v)"])
+def test_a_view_cannot_outgrow_a_base_in_use(grow: str) -> None:
+    """torch grows the storage a view shares with its base, for both; numpy cannot grow memory
+    that other arrays share, so minitorch refuses where the base is still held (it gave the
+    view new memory, which the base never saw), and loses nothing."""
+    import minitorch as L
+
+    x = L.arange(3.)
+    v = x[1:3]
+    with pytest.raises(RuntimeError, match="cannot grow the memory a view shares with its base"):
+        eval(grow)
+    assert x.tolist() == [0., 1., 2.] and v.tolist() == [1., 2.] and v._base is x

@@ -586,8 +586,9 @@ def _write(result: Tensor, out: Tensor, differentiable: bool = True) -> Tensor:
                 "release outputs will not be resized unless they have zero elements. You can "
                 "explicitly reuse an out tensor t by resizing it, inplace, to zero elements "
                 "with t.resize_(0).", UserWarning, stacklevel=3)
-        xp = out._xp
-        out._data = xp.empty(result._data.shape, dtype=out._data.dtype)
+        from .._factories import resize_storage  # (the factories import this module)
+
+        resize_storage(out, tuple(result.shape))
     with _batched_function.own_write(), grad_mode._recording(
             differentiable and grad_mode._state.grad_enabled):
         out.copy_(result)
