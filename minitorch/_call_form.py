@@ -142,11 +142,19 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
                 args, given = _positional_by_keyword(fn.__name__, positional_only, signatures,
                                                      args, given)
             return fn(*args, **given)
+        except ValueError as error:  # a value its parser could not unpack (an int past int64)
+            if parsed and (typed := _typed_before(error, fn, name, args, given, method,
+                                                  overloaded and signatures)):
+                raise TypeError(typed) from None  # torch's parser reads every type first
+            raise
         except TypeError as error:
             # a tensor-like argument is refused as no Tensor: its __torch_function__ answers
             if (handled := overrides.dispatch_public(
                     called, api_name, args, kwargs)) is not NotImplemented:
                 return handled
+            if parsed and (typed := _typed_before(error, fn, name, args, given, method,
+                                                  overloaded and signatures)):
+                raise TypeError(typed) from None
             message = str(error)
             source = getattr(fn, "alias_of", name[:-1] if name.endswith("_") else
                              fn.__name__)  # a function under another name (row_stack, ger)
@@ -196,6 +204,21 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
 
     called.op = fn  # type: ignore[attr-defined]  # for a function that forwards to it
     return called
+
+
+_UNPACKED = re.compile(r"Overflow when unpacking long long$|.*failed to unpack the object")
+
+
+def _typed_before(error: Exception, fn: Callable, name: str, args: tuple, kwargs: dict,
+                  method: bool, signatures: Any) -> str | None:
+    """torch's refusal of an argument's type where minitorch refused another's value as its
+    parser unpacks it (an int past int64): torch's parser checks every argument's type before
+    it unpacks any value. None for another error, or where every type is right."""
+    if not _UNPACKED.match(str(error)):
+        return None
+    if signatures:
+        return _overload_types_first(name, args[method:], kwargs, signatures, method)
+    return types_first(fn, name, args, kwargs, method)
 
 
 def _positional_by_keyword(name: str, positional_only: list, signatures: tuple, args: tuple,
