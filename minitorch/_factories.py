@@ -286,6 +286,8 @@ def _created_into(factory: Callable[..., Tensor], args: tuple, kwargs: dict,
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {_args.type_name(out)}")
     if not _call_form.binds(factory, args, kwargs):
         factory(*args, **kwargs)  # (the parser's refusal of the call first: its entry's words)
+    if kwargs.get("device") is not None:  # the parser makes the device, out's or not
+        backend.device(kwargs["device"])
     dtype = kwargs.get("dtype")
     if dtype is not None and dtype != out.dtype:
         raise RuntimeError(f"dtype {_args.legacy(dtype)} does not match dtype of out parameter "

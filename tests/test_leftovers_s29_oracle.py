@@ -91,6 +91,21 @@ DUAL = "fa = L.autograd.forward_ad\nwith fa.dual_level():\n    "
     "x = L.zeros(0); R = (L.add(L.ones(3), 1, out=x), x)",
     "x = L.zeros(4); v = x[1:3]; v.resize_(3); v.fill_(7); R = x",
     "v = L.ones(3)[:2]; v.resize_(2, 3); R = v.shape",
+    # torch's parser checks every argument's type before it unpacks any value (an int past
+    # int64 overflows then)
+    "R = L.gather(L.tensor([]), 9223372036854775808, L.tensor([True, False]), sparse_grad=1.5)",
+    "R = L.scatter_reduce(L.tensor([3, 1, 2], dtype=L.int32), 2 ** 63, L.tensor([-4]), "
+    "L.tensor([1., 2.]), 'add', include_self=0)",
+    "R = L.ones(3).scatter_reduce(2 ** 63, L.tensor([0]), L.ones(1), 'sum', include_self=0)",
+    "R = L.ones(3).index_select(2 ** 63, 'a')",
+    "R = L.gather(L.ones(2), 2 ** 63, L.tensor([0]))",
+    # cov's weights are tensors; a factory's device= is parsed with out= too
+    "R = L.ones(3, 2, dtype=L.float64).t().cov(fweights=False)",
+    "R = L.ones(2, 3).cov(aweights=[1, 2, 3])",
+    "R = L.cov(L.ones(2, 3), fweights=L.tensor([1, 2, 1]), aweights=2.0)",
+    "R = L.zeros(2, 0, out=L.ones(2, 3, 4), device='amax')",
+    "R = L.arange(3, out=L.ones(2), device='zz')",
+    "R = L.ones(2, out=L.ones(2), device='cpu')",
     # unique's dim: its type, then the flags' types, then its range (as torch's parser)
     "R = L.unique(L.tensor([1., 2, 3, 4]), 1, None, 0, 9223372036854775808)",
     "R = L.unique(L.tensor([1., 2, 3, 4]), 1, None, 0, 'a')",

@@ -54,6 +54,8 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
     """
     _args.tensor_args("cov", (input, "input", 1))
     (correction,) = _args.parsed("cov", ("int", correction, "correction", None))
+    _args.tensor_args("cov", *((w, name, None) for w, name in (
+        (fweights, "fweights"), (aweights, "aweights")) if w is not None))
     if input.dim() > 2:
         raise RuntimeError("cov(): expected input to have two or fewer dimensions but got an "
                            f"input with {input.dim()} dimensions")
