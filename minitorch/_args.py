@@ -596,6 +596,19 @@ def check_alloc(shape: tuple, itemsize: int) -> None:
                            f"{numel * itemsize} bytes. Error code 12 (Cannot allocate memory)")
 
 
+def check_pieces(count: int) -> None:
+    """torch's refusal of an op that would return ``count`` tensors (split's, chunk's,
+    unbind's pieces) when its vector of them, 8 bytes a tensor, is more than the machine's
+    memory: it fails to allocate it (minitorch would build them for hours).
+
+    >>> check_pieces(2 ** 40)
+    Traceback (most recent call last):
+    RuntimeError: std::bad_alloc
+    """
+    if count * 8 > ALLOC_LIMIT:
+        raise RuntimeError("std::bad_alloc")
+
+
 def int64_wrapped(value: int) -> int:
     """An int as torch's int64 arithmetic leaves it: its low 64 bits, signed.
 

@@ -375,6 +375,7 @@ class Unbind(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dim: int) -> tuple:
+        _args.check_pieces(a.shape[dim])
         ctx.dim = dim
         index = [slice(None)] * a.dim()
         views = []

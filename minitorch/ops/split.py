@@ -74,6 +74,7 @@ def _equal_pieces(input: Tensor, size: int, d: int, op: type[Op] | None = None) 
         raise RuntimeError("split_size can only be 0 if dimension size is 0, but got dimension "
                            f"size of {length}")
     count = max(-(-length // size), 1) if size else 1
+    _args.check_pieces(count)
     sizes = tuple(min(size, length - i * size) for i in range(count))
     if op is not None:
         return op.apply(input, sizes=sizes, dim=d)

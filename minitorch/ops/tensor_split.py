@@ -31,6 +31,7 @@ def _cuts(arg: Any, size: int) -> list[int]:
             raise RuntimeError(f"number of sections must be larger than 0, got {arg}")
         if arg > _args.INT64_MAX // 8:  # torch's vector of that many tensors
             raise RuntimeError("cannot create std::vector larger than max_size()")
+        _args.check_pieces(arg)
         small, extra = divmod(size, arg)
         cuts, start = [], 0
         for i in range(arg - 1):
