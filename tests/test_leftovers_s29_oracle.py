@@ -111,6 +111,12 @@ DUAL = "fa = L.autograd.forward_ad\nwith fa.dual_level():\n    "
     *(f"x = L.empty(0).as_strided([0, 2 ** 40], [0, 1]); R = {call}" for call in (
         "x.unbind(1)", "x.split(1, 1)", "x.chunk(2 ** 40, 1)", "x.tensor_split(2 ** 40, 1)",
         "L.empty(0).tensor_split(2 ** 40)", "x.unsafe_split(1, 1)", "x.hsplit(2 ** 40)")),
+    # the op torch's autograd or parser names: inverse's and take_along_dim's out=, unique's
+    # input (its function is Python: torch names the op it calls)
+    "R = L.inverse(L.eye(2, requires_grad=True), out=L.ones(2, 2))",
+    "R = L.take_along_dim(L.ones(2, 3, requires_grad=True), L.tensor([[0]]), 1, "
+    "out=L.ones(2, 1))",
+    "R = L.unique(2.5, 2, 0)", "R = L.unique(2.5, dim=0)", "R = L.unique([1, 2])",
     # unique's dim: its type, then the flags' types, then its range (as torch's parser)
     "R = L.unique(L.tensor([1., 2, 3, 4]), 1, None, 0, 9223372036854775808)",
     "R = L.unique(L.tensor([1., 2, 3, 4]), 1, None, 0, 'a')",

@@ -286,6 +286,7 @@ _RUNS = {"square": "pow", "absolute": "abs", "negative": "neg", "fix": "trunc", 
          "linalg_eigh": "_linalg_eigh", "linalg_svd": "_linalg_svd",
          "linalg_slogdet": "_linalg_slogdet", "linalg_lu_factor": "linalg_lu_factor_ex",
          "cross": "linalg_cross", "log_sigmoid": "log_sigmoid_forward",
+         "inverse": "linalg_inv_ex", "take_along_dim": "gather",
          **dict.fromkeys(("hstack", "vstack", "dstack", "row_stack", "column_stack", "concat",
                           "concatenate"), "cat")}
 # ops whose kernel writes its own dtype (no cast into ``out``): torch's checks of out's dtype

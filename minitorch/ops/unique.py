@@ -136,7 +136,7 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,
             [2, 1]])
     """
     _dispatch_truth(return_inverse, return_counts)
-    _args.tensor_args("unique", (input, "input", 1))
+    _args.tensor_args("_unique2" if dim is None else "unique_dim", (input, "input", 1))
     if dim is None:
         _flags("_unique2", sorted=sorted, return_inverse=return_inverse,
                return_counts=return_counts)
