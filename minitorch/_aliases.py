@@ -357,7 +357,9 @@ def _not_built(kind: str) -> Callable[..., Tensor]:
              memory_format: Any = None) -> Tensor:
         from ._tensor import accelerator_device
 
-        accelerator_device(kind, device)
+        if device is None or isinstance(device, (int, str, backend.device)):  # (else the
+            _args.parsed(kind, ("bool", non_blocking, "non_blocking", 2))  # device's type
+        accelerator_device(kind, device)  # first) the parser's types, then the device's value
         raise type(_NOT_BUILT[kind])(*_NOT_BUILT[kind].args)
 
     move.__name__ = kind

@@ -1278,10 +1278,10 @@ def accelerator_device(kind: str, device: Any, count: int = 0) -> Any:
         if device >= 0 and not count:
             raise RuntimeError("Cannot access accelerator device when none is available.")
         return backend.device(kind, device)
-    named = device.partition(":")[0] if isinstance(device, str) and kind != "cuda" else \
+    named = backend.device_type(device) if isinstance(device, str) and kind != "cuda" else \
         backend.device(device).type  # (minitorch makes no device of the types it has not)
     if named != kind:
-        raise RuntimeError(f"Invalid device, must be {kind} device")
+        raise RuntimeError(f"Invalid device, must be {'MTIA' if kind == 'mtia' else kind} device")
     return device
 
 

@@ -100,6 +100,23 @@ def _type_and_index(args: tuple, kwargs: dict) -> tuple:
     return kind, args[1] if len(args) > 1 else kwargs.get("index")
 
 
+def device_type(text: str) -> str:
+    """The device type a device string names, refused as torch's parser refuses a string it
+    cannot read; minitorch need not have that device.
+
+    >>> device_type("xpu:1")
+    'xpu'
+    """
+    return _torch_device_type(_parsed(text, None)[0])
+
+
+def _torch_device_type(kind: str) -> str:
+    if kind not in _TORCH_DEVICE_TYPES:
+        raise RuntimeError(f"Expected one of {', '.join(_TORCH_DEVICE_TYPES)} device type "
+                           f"at start of device string: {kind}")
+    return kind
+
+
 class device:
     """Where a tensor's values live: ``device("cpu")``, ``device("cuda")``, ``device("cuda:1")``.
 
@@ -122,9 +139,7 @@ class device:
             type = "cuda"
         else:
             type, index = _parsed(type, _index(index))
-        if type not in _TORCH_DEVICE_TYPES:
-            raise RuntimeError(f"Expected one of {', '.join(_TORCH_DEVICE_TYPES)} device type "
-                               f"at start of device string: {type}")
+        _torch_device_type(type)
         if type not in _DEVICE_TYPES:
             raise NotImplementedError(f"minitorch's device supports only cpu, cuda and meta, not "
                                       f"'{type}'")

@@ -117,6 +117,14 @@ DUAL = "fa = L.autograd.forward_ad\nwith fa.dual_level():\n    "
     "R = L.take_along_dim(L.ones(2, 3, requires_grad=True), L.tensor([[0]]), 1, "
     "out=L.ones(2, 1))",
     "R = L.unique(2.5, 2, 0)", "R = L.unique(2.5, dim=0)", "R = L.unique([1, 2])",
+    # the accelerators minitorch has not: the parser's types first (non_blocking's too), then
+    # the device string as torch reads it, then torch's refusal of the device
+    *(f"R = L.ones(2).{kind}({args})" for kind in ("ipu", "xpu", "mtia") for args in (
+        "'xy'", "None, 'nearest'", "'cpu'", "'xpu'", "'mtia:1'", "1.5, 'a'", "None, True")),
+    # nonzero_static's rows as torch allocates them; the triplet loss reads ndim, as torch's
+    # Python
+    "R = L.nonzero_static(L.ones(3, 2, dtype=L.float64), size=4611686018427387904)",
+    "R = L.nn.functional.triplet_margin_with_distance_loss(2.0, L.ones(2, 1), L.ones(2, 3))",
     # unique's dim: its type, then the flags' types, then its range (as torch's parser)
     "R = L.unique(L.tensor([1., 2, 3, 4]), 1, None, 0, 9223372036854775808)",
     "R = L.unique(L.tensor([1., 2, 3, 4]), 1, None, 0, 'a')",

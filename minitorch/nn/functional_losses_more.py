@@ -271,7 +271,7 @@ def _triplet(anchor: Tensor, positive: Tensor, negative: Tensor, distance: Any, 
         raise ValueError(f"margin must be greater than 0, got {margin}")
     if parsed is not None:
         margin = parsed()
-    dims = anchor.dim(), positive.dim(), negative.dim()
+    dims = anchor.ndim, positive.ndim, negative.ndim  # (torch's Python reads ndim)
     if not dims[0] == dims[1] == dims[2]:
         raise RuntimeError("The anchor, positive, and negative tensors are expected to have the "
                            f"same number of dimensions, but got: anchor {dims[0]}D, positive "

@@ -79,6 +79,7 @@ def nonzero_static(input: Tensor = _args.OMITTED, *args: Any, size: int = _args.
                                     ("int", fill_value, "fill_value", None))
     if size < 0:
         raise RuntimeError("nonzero_static: 'size' must be an non-negative integer")
+    _args.check_alloc((size, input.dim()), 8)  # its int64 rows, as torch allocates them
     xp = input._xp
     if input.dim() == 0:  # torch's kernel: no index columns, ``size`` rows
         return wrap(xp.zeros((size, 0), dtype=xp.int64))
