@@ -628,9 +628,9 @@ def keyword_fits_none(name: str, kwargs: dict, signatures: tuple, method: bool,
     ...                   True, 2)
     True
     """
-    forms = method_signatures(list(signatures)) if method else list(signatures)
-    if len([s for s in forms if _plausible(s, count)]) == 1:
+    if _one_plausible(signatures, count, method) is not None:
         return False  # (torch words the refusal by that one signature: not this check's)
+    forms = method_signatures(list(signatures)) if method else list(signatures)
     mistyped = False
     for form in forms:
         params = {p[0]: p for p in _signature_parameters(form)}
