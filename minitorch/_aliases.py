@@ -355,11 +355,9 @@ def _not_built(kind: str) -> Callable[..., Tensor]:
     """``Tensor.<kind>()``: its device checked as torch's, then torch's refusal."""
     def move(self: Tensor, device: Any = None, non_blocking: bool = False,
              memory_format: Any = None) -> Tensor:
-        from ._tensor import accelerator_device
+        from ._tensor import accelerator_target
 
-        if device is None or isinstance(device, (int, str, backend.device)):  # (else the
-            _args.parsed(kind, ("bool", non_blocking, "non_blocking", 2))  # device's type
-        accelerator_device(kind, device)  # first) the parser's types, then the device's value
+        accelerator_target(kind, device, non_blocking, memory_format)
         raise type(_NOT_BUILT[kind])(*_NOT_BUILT[kind].args)
 
     move.__name__ = kind

@@ -244,9 +244,7 @@ def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True,
                             f"{i + 1} with error \"type must be tuple of ints,but got "
                             f"{type_name(v)}\"")
         if symint and is_tensor(v) and v.dtype.name == "bool":  # a SymInt's item: integral
-            raise RuntimeError("Expected scalar.isIntegral( false) to be true, but got false.  "
-                               "(Could this error message be improved?  If so, please report "
-                               "an enhancement request to PyTorch.)")
+            raise RuntimeError(check_failed("scalar.isIntegral( false)"))
         if not INT64_MIN <= n <= INT64_MAX:
             raise unpack_overflow(fn, name, i + 1)
         out.append(n)
@@ -255,6 +253,16 @@ def sizes(fn: str, args: tuple, name: str = "size", check_negative: bool = True,
         non_negative(fn, shape)
     concrete(fn, shape, name)
     return shape
+
+
+def check_failed(condition: str) -> str:
+    """The message of a ``TORCH_CHECK`` of ``condition`` that carries no message of its own.
+
+    >>> check_failed("dim < 2")[:40]
+    'Expected dim < 2 to be true, but got fal'
+    """
+    return (f"Expected {condition} to be true, but got false.  (Could this error message be "
+            "improved?  If so, please report an enhancement request to PyTorch.)")
 
 
 def unpack_overflow(fn: str, name: str, position: int) -> TypeError:

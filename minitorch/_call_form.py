@@ -468,8 +468,8 @@ _PARSER_TYPES = {"int": ("int", lambda v: _args.as_int(v) is not None),
                  "tuple of ints": ("tuple of ints", _ints_like),
                  "torch.dtype": ("torch.dtype", _dtype_like),
                  "str": ("str", lambda v: isinstance(v, str)),
-                 "tuple of Tensors": ("tuple of Tensors",
-                                      lambda v: isinstance(v, (tuple, list))),
+                 "tuple of Tensors": ("tuple of Tensors", lambda v: isinstance(v, (
+                     tuple, list)) and all(_args.is_tensor(t) for t in v)),
                  "torch.Generator": ("torch.Generator", _is_generator)}
 _PARSER_TYPES.update({"Dims": _PARSER_TYPES["tuple of ints"],  # minitorch's names of them
                       "D.dtype": _PARSER_TYPES["torch.dtype"],
@@ -482,7 +482,7 @@ NUMBERS_AS_TENSORS = frozenset({"add", "sub", "mul", "div", "true_divide", "floo
 # the torch type of a parameter annotated ``Any`` by its name, where every op that has it
 # gives it that type (an op declares another by :func:`parser_types`)
 _TYPES_BY_NAME = {"dtype": "torch.dtype | None", "keepdim": "bool",
-                  "generator": "torch.Generator | None"}
+                  "generator": "torch.Generator | None", "tensors": "tuple of Tensors"}
 
 
 def types_first(fn: Callable, name: str, args: tuple, kwargs: dict, method: bool
@@ -682,6 +682,10 @@ def _first_type_error(name: str, params: tuple, args: tuple, kwargs: dict,
                 kind[0] == "Tensor" and name.rstrip("_") in NUMBERS_AS_TENSORS and
                 isinstance(value, (int, float, complex))):
             continue
+        if kind[0] == "tuple of Tensors" and isinstance(value, (tuple, list)):
+            at = next(j for j, v in enumerate(value) if not _args.is_tensor(v))
+            return (f"expected Tensor as element {at} in argument {i}, but got "
+                    f"{_args.type_name(value[at])}")
         if kind[0] == "tuple of ints" and isinstance(value, (tuple, list)) and where:
             # (torch names the item of a list given by position only)
             return (f"{name}(): argument '{pname}'{where} must be tuple of ints, but found "

@@ -409,7 +409,7 @@ def _leaf(array: Any, requires_grad: bool) -> Tensor:
 
 
 @records("tensor", event=False)
-def tensor(data: Any, dtype: D.dtype | None = None, device: Any = None,
+def tensor(data: Any, *, dtype: D.dtype | None = None, device: Any = None,
            requires_grad: bool = False) -> Tensor:
     """A new leaf tensor holding a copy of ``data`` (numbers, nested lists, arrays).
 

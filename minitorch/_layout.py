@@ -44,6 +44,18 @@ channels_last = memory_format.made("channels_last")
 channels_last_3d = memory_format.made("channels_last_3d")
 
 
+def typed(fn: str, value: Any) -> None:
+    """torch's parser's refusal of a ``memory_format=`` that is none (None passes).
+
+    >>> typed("cuda", "channels_last")
+    Traceback (most recent call last):
+    TypeError: cuda(): argument 'memory_format' must be torch.memory_format, not str
+    """
+    if value is not None and not isinstance(value, memory_format):
+        raise TypeError(f"{fn}(): argument 'memory_format' must be torch.memory_format, not "
+                        f"{type(value).__name__}")
+
+
 def checked(fn: str, value: Any, ndim: int | None = None) -> memory_format:
     """``value`` as a memory format (None: ``preserve_format``), refusing what minitorch does
     not lay out; given the ``ndim`` of the tensor to lay out, torch's refusal of a
@@ -55,9 +67,7 @@ def checked(fn: str, value: Any, ndim: int | None = None) -> memory_format:
     """
     if value is None:
         return preserve_format
-    if not isinstance(value, memory_format):
-        raise TypeError(f"{fn}(): argument 'memory_format' must be torch.memory_format, not "
-                        f"{type(value).__name__}")
+    typed(fn, value)
     rank = {channels_last: 4, channels_last_3d: 5}.get(value)
     if rank is not None and ndim is not None and ndim != rank:
         raise RuntimeError(f"required rank {rank} tensor to use {str(value)[6:]} format")
@@ -74,9 +84,7 @@ def dims_order(fn: str, value: Any, ndim: int) -> tuple | None:
     """For ``is_contiguous(memory_format=value)``: the dims from innermost out that
     channels_last (channels_last_3d) asks of an ``ndim``-d tensor, () where it cannot hold
     (another rank), None for plain row-major order (contiguous or preserve format)."""
-    if not isinstance(value, memory_format):
-        raise TypeError(f"{fn}(): argument 'memory_format' must be torch.memory_format, not "
-                        f"{type(value).__name__}")
+    typed(fn, value)
     if value is channels_last:
         return _CHANNELS_LAST_ORDER[4] if ndim == 4 else ()
     if value is channels_last_3d:

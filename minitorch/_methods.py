@@ -1513,8 +1513,7 @@ for _name, _fn in _METHODS.items():  # torch counts a method's arguments after s
     setattr(Tensor, _name, _call_form.entry(_fn, _name, method=True) if is_method else _fn)
 for _name, _fn in list(vars(Tensor).items()):  # the class's own methods: torch's C ones refuse
     if inspect.isfunction(_fn) and not _name.startswith("_") and not hasattr(_fn, "op") and \
-            _name not in _call_form.PYTHON_METHODS and \
-            _name != "cpu":  # (torch's takes a memory_format)
+            _name not in _call_form.PYTHON_METHODS:
         setattr(Tensor, _name, _call_form.entry(_fn, _name, method=True))
 
 

@@ -498,9 +498,7 @@ def _check_probabilities(p: Tensor) -> None:
     _check_kernel(p, "bernoulli_tensor_cpu_p_", p.dtype.is_floating_point)
     data = p._data
     if not bool(p._xp.all((data >= 0) & (data <= 1))):
-        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could "
-                           "this error message be improved?  If so, please report an "
-                           "enhancement request to PyTorch.)")
+        raise RuntimeError(_args.check_failed("p_in >= 0 && p_in <= 1"))
 
 
 def _probabilities(input: Tensor, *, generator: Any) -> Tensor:

@@ -965,8 +965,10 @@ class Tensor(metaclass=_TensorType):
         device(type='cpu')
         """
         dtype, dev, copy = _to_arguments(args, kwargs)
-        _layout.checked("to", kwargs.get("memory_format"), self.ndim)
         moves = dev is not None and dev != self.device
+        if moves:  # (torch reaches the device before the layout is checked)
+            backend.factory_namespace(dev)
+        _layout.checked("to", kwargs.get("memory_format"), self.ndim)
         if not moves and (dtype is None or dtype is self.dtype) and not copy:
             if autograd.profiler._active is not None:  # torch records a to() that copies nothing
                 autograd.profiler._mark("aten::to")
@@ -976,13 +978,15 @@ class Tensor(metaclass=_TensorType):
         with autograd.profiler.op_event("aten::to", (self,)):
             return ToCopy.apply(self, dtype=dtype or self.dtype, device=dev if moves else None)
 
-    def cpu(self) -> Tensor:
+    def cpu(self, *, memory_format: Any = None) -> Tensor:
         """This tensor on the CPU (itself when it is there already).
 
         >>> minitorch.ones(1).cpu().device
         device(type='cpu')
         """
-        return self.to(backend.CPU)
+        _layout.typed("cpu", memory_format)
+        kwargs = {} if memory_format is None else {"memory_format": memory_format}
+        return self.to(backend.CPU, **kwargs)
 
     def cuda(self, device: Any = None, non_blocking: bool = False,
              memory_format: Any = None) -> Tensor:
@@ -992,8 +996,10 @@ class Tensor(metaclass=_TensorType):
         >>> (x.cuda() if minitorch.cuda.is_available() else x).sum().item()
         1.0
         """
+        target = accelerator_target("cuda", device, non_blocking, memory_format,
+                                    backend.cuda_device_count())
         kwargs = {} if memory_format is None else {"memory_format": memory_format}
-        return self.to(_cuda_device(device), non_blocking=non_blocking, **kwargs)
+        return self.to(target, non_blocking=non_blocking, **kwargs)
 
     def clone(self, *, memory_format: Any = None) -> Tensor:
         """A copy with its own memory (laid out as this one, or contiguous with
@@ -1254,10 +1260,20 @@ def _to_arguments(args: tuple, kwargs: dict) -> tuple[D.dtype | None, backend.de
     return (None if dtype is None else _args.dtype("to", dtype)), backend.as_device(dev), copy
 
 
-def _cuda_device(device: Any) -> Any:
-    """The target of ``cuda(device)``: the current GPU, a GPU number, or a CUDA device (torch
-    refuses another type, and a number where no GPU is)."""
-    return accelerator_device("cuda", device, backend.cuda_device_count())
+def accelerator_target(kind: str, device: Any, non_blocking: Any, memory_format: Any,
+                       count: int = 0) -> Any:
+    """The target of a tensor's ``cuda``/``xpu``/``ipu``/``mtia(device, non_blocking,
+    memory_format)``: torch's parser reads the types first (the device's, then the others'),
+    then the device's value (:func:`accelerator_device`).
+
+    >>> accelerator_target("cuda", None, 1, None)
+    Traceback (most recent call last):
+    TypeError: cuda(): argument 'non_blocking' (position 2) must be bool, not int
+    """
+    if device is None or isinstance(device, (int, str, backend.device)):  # (else the device's
+        _args.parsed(kind, ("bool", non_blocking, "non_blocking", 2))  # refusal first)
+        _layout.typed(kind, memory_format)
+    return accelerator_device(kind, device, count)
 
 
 def accelerator_device(kind: str, device: Any, count: int = 0) -> Any:

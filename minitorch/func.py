@@ -1040,13 +1040,13 @@ def stack_module_state(models: Any) -> tuple[dict, dict]:
     >>> tuple(params["weight"].shape), buffers
     ((4, 3, 2), {})
     """
-    models = list(models)
-    if not models:
+    if len(models) == 0:  # (a sequence, as torch reads it: by len() and by index)
         raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
     if len({m.training for m in models}) > 1:
         raise RuntimeError("stack_module_state: Expected all models to have the same "
                            "training/eval mode.")
-    if len({type(m) for m in models}) > 1:
+    first = type(models[0])
+    if any(type(m) is not first for m in models):
         raise RuntimeError("stack_module_state: Expected all models to be of the same class.")
     return (_stacked([dict(m.named_parameters()) for m in models]),
             _stacked([dict(m.named_buffers()) for m in models]))

@@ -172,13 +172,13 @@ def polygamma(n: int, input: Tensor, *, out: Tensor | None = None) -> Tensor:
 
 
 @_call_form.alias_of("mvlgamma")
-def multigammaln(input: Tensor, p: int) -> Tensor:
+def multigammaln(input: Tensor, p: int, *, out: Tensor | None = None) -> Tensor:
     """The multivariate log-gamma function of dimension ``p``: :func:`minitorch.mvlgamma`.
 
     >>> minitorch.special.multigammaln(minitorch.tensor([2.5]), 2)
     tensor([0.8570])
     """
-    return minitorch.mvlgamma(input, p)
+    return minitorch.mvlgamma(input, p, out=out)
 
 
 @_call_form.alias_of("i0")
@@ -235,13 +235,14 @@ def log_softmax(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
 
 
 @_call_form.alias_of("logsumexp")
-def logsumexp(input: Tensor, dim: Any, keepdim: bool = False) -> Tensor:
+def logsumexp(input: Tensor, dim: Any, keepdim: bool = False, *,
+              out: Tensor | None = None) -> Tensor:
     """``log(sum(exp(x)))`` along ``dim``: :func:`minitorch.logsumexp`.
 
     >>> minitorch.special.logsumexp(minitorch.tensor([0., 0.]), 0)
     tensor(0.6931)
     """
-    return minitorch.logsumexp(input, dim, keepdim)
+    return minitorch.logsumexp(input, dim, keepdim, out=out)
 
 
 @_call_form.alias_of("xlogy")

@@ -29,9 +29,9 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, NamedTuple
 
-from .. import _args
+from .. import _args, backend
 from .._dtype import float16, float32, float64
-from .._tensor import Tensor, _cuda_device, _to_arguments
+from .._tensor import Tensor, _to_arguments, accelerator_device
 from ..autograd import grad_mode
 from ..autograd.graph import RemovableHandle, add_hook
 from . import _backward_hooks
@@ -741,7 +741,7 @@ class Module:
         as each tensor's ``cuda`` takes it, so a module with none takes any."""
         if next(itertools.chain(self.parameters(), self.buffers()), None) is None:
             return self
-        return self.to(_cuda_device(device))
+        return self.to(accelerator_device("cuda", device, backend.cuda_device_count()))
 
     def xpu(self, device: Any = None) -> Module:
         """torch's move to an XPU, which minitorch has not: refused as by each tensor's

@@ -287,6 +287,7 @@ _RUNS = {"square": "pow", "absolute": "abs", "negative": "neg", "fix": "trunc", 
          "linalg_slogdet": "_linalg_slogdet", "linalg_lu_factor": "linalg_lu_factor_ex",
          "cross": "linalg_cross", "log_sigmoid": "log_sigmoid_forward",
          "inverse": "linalg_inv_ex", "take_along_dim": "gather",
+         "orgqr": "linalg_householder_product", "linalg_multi_dot": "mm",
          **dict.fromkeys(("hstack", "vstack", "dstack", "row_stack", "column_stack", "concat",
                           "concatenate"), "cat")}
 # ops whose kernel writes its own dtype (no cast into ``out``): torch's checks of out's dtype
@@ -574,10 +575,13 @@ def _check_cast(dt: D.dtype, out: Tensor) -> None:
                            f"desired output type {_args.legacy(out.dtype)}")
 
 
-def _write(result: Tensor, out: Tensor, differentiable: bool = True) -> Tensor:
+def _write(result: Tensor, out: Tensor, differentiable: bool = True,
+           cast: bool = False) -> Tensor:
     """``result`` written into ``out`` (resized where its shape differs, with torch's
-    warning); unrecorded for an op torch gives no derivative (``out`` keeps its history)."""
-    _check_cast(result.dtype, out)
+    warning); unrecorded for an op torch gives no derivative (``out`` keeps its history);
+    into any dtype where ``cast`` (a copy), else one it casts to."""
+    if not cast:
+        _check_cast(result.dtype, out)
     if out.shape != result.shape:
         if out.numel():
             warnings.warn(
@@ -654,15 +658,16 @@ _OUT_DTYPES = {
                        "dtype, but got result with dtype {o}", RuntimeError),
     "nonzero": (False, "nonzero: Expected out tensor to have scalar type Long but got scalar "
                 "type{o}", RuntimeError),
+    "mvlgamma": (True, "mvlgamma: result type {r} can't be cast to the desired output type "
+                 "{r}", RuntimeError),  # (torch names the result's type twice)
     "multinomial": (False, "multinomial expects Long tensor out, got: {o}", RuntimeError),
     **dict.fromkeys(("histc", "histogram"), (
         False, "torch.histogram: input tensor and {field} tensor should have the same dtype, "
         "but got input {cr} and {field} {co}{edges}", RuntimeError)),
     # max and min without dim (:func:`_overload_of`): a cast where it can, the other's op's
-    "max_all": (True, "Expected canCast( typeMetaToScalarType(self.dtype()), "
-                "typeMetaToScalarType(out.dtype())) to be true, but got false.  (Could this "
-                "error message be improved?  If so, please report an enhancement request to "
-                "PyTorch.)", RuntimeError),
+    "max_all": (True, _args.check_failed("canCast( typeMetaToScalarType(self.dtype()), "
+                                         "typeMetaToScalarType(out.dtype()))"), RuntimeError),
+    "narrow_copy": (False, _args.check_failed("self.dtype() == output.dtype()"), RuntimeError),
     **dict.fromkeys(("maximum", "minimum"), _CAST),
     # linalg's, under their names
     **{f"linalg_{name}": (True, f"{message}: Expected result to be safely castable from {{r}} "
@@ -686,9 +691,9 @@ _OUT_DTYPES = {
                     (False, "expected scalar type {r} but found {o}", RuntimeError)),
     "linalg_pinv": (True, "linalg.pinv: Expected result to be safely castable from {r} dtype, "
                     "but got result with dtype {o}", RuntimeError),
-    "linalg_householder_product": (True, "torch.linalg.householder_product: Expected result to "
-                                   "be safely castable from {r} dtype, but got result with "
-                                   "dtype {o}", RuntimeError)}
+    **dict.fromkeys(("linalg_householder_product", "orgqr"), (
+        True, "torch.linalg.householder_product: Expected result to be safely castable from {r} "
+        "dtype, but got result with dtype {o}", RuntimeError))}
 # ops whose out= refuses no input that requires grad (their results have no gradient)
 _NOT_DIFFERENTIABLE_OUT = frozenset({"searchsorted", "bucketize", "argmax", "argmin", "isin",
                                      "nonzero", "all", "any", "multinomial", "histogram"})
@@ -886,8 +891,10 @@ PARSED_OUT = {
         "mm", "bmm", "addmm", "baddbmm", "all", "any", "clamp", "clip", "bucketize",
         "searchsorted", "isin", "quantile", "nanquantile", "std", "var", "gather",
         "index_select", "take", "take_along_dim", "tensordot", "matmul", "mv", "addmv",
-        "index_add", "renorm", "addr", "gcd", "lcm", "masked_select", "addbmm", "matrix_power",
-        "cholesky_solve", "nonzero", "nonzero_static", "frobenius_norm", "nuclear_norm",
+        "index_add", "index_copy", "scatter", "scatter_add", "scatter_reduce", "narrow_copy",
+        "orgqr", "lu_solve", "renorm", "addr", "gcd", "lcm", "masked_select", "addbmm",
+        "matrix_power", "cholesky_solve", "nonzero", "nonzero_static", "frobenius_norm",
+        "nuclear_norm",
         *(f"{view}_copy" for view in (  # view_copies.py's single-output ones
             "view", "permute", "expand", "t", "transpose", "squeeze", "unsqueeze", "diagonal",
             "select", "slice", "unfold", "alias", "as_strided", "detach"))),

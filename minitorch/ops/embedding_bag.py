@@ -237,8 +237,7 @@ def _check_mode(mode: str, scale_grad_by_freq: bool, sparse: bool, per_sample_we
                                   f"mode='{mode}'). Please open a feature request on GitHub.")
 
 
-_INDEX_SIZE = ("Expected i < index_size to be true, but got false.  (Could this error message "
-               "be improved?  If so, please report an enhancement request to PyTorch.)")
+_INDEX_SIZE = _args.check_failed("i < index_size")
 
 
 def _check_offsets(xp: Any, indices: Any, starts: Any, n: int, dtype: Any,

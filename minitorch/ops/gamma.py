@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import _args, _libm, _mkl, _sleef
+from .. import _args, _call_form, _libm, _mkl, _sleef
 from .. import _dtype as D
 from .._tensor import Tensor, check_inplace_allowed
 from ..backend import cpu_math, half_via_float
@@ -319,6 +319,7 @@ def polygamma_(self: Tensor, n: Any = _args.OMITTED) -> Tensor:
     return self._inplace(PolygammaInPlace.apply, n=_order(n))
 
 
+@_call_form.parser_types(p="int")
 def mvlgamma(input: Tensor, p: Any = _args.OMITTED) -> Tensor:
     """The multivariate log-gamma function of dimension ``p`` (``p = 1`` is lgamma).
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor
+from . import _out
 from .inverse import _check_square, inv
 from .linalg import Dot, matmul, mm
 from .shape import UnsafeView, tensor_list
@@ -240,7 +241,7 @@ def multi_dot(tensors: Any) -> Tensor:
 _chain_warned = [False]
 
 
-def chain_matmul(*matrices: Tensor) -> Tensor:
+def chain_matmul(*matrices: Tensor, out: Tensor | None = None) -> Tensor:
     """The product of the matrices (deprecated in torch: use ``linalg.multi_dot``).
 
     >>> import warnings; warnings.simplefilter("ignore")
@@ -257,14 +258,23 @@ def chain_matmul(*matrices: Tensor) -> Tensor:
     if len(matrices) == 1 and isinstance(matrices[0], (tuple, list)):  # torch's Python wrapper
         matrices = tuple(matrices[0])
     matrices = tensor_list("chain_matmul", matrices)
+    if out is not None and not isinstance(out, Tensor):
+        raise TypeError(f"chain_matmul(): argument 'out' must be Tensor, not "
+                        f"{_args.type_name(out)}")
     for m in matrices:
         if m.dim() != 2:
             raise RuntimeError(f"Tensor dimension is {m.dim()}, expected 2 instead.")
     if not matrices:
         raise RuntimeError("chain_matmul(): Expected one or more matrices")
+    if len(matrices) == 1 and out is not None:  # torch copies it in, into any dtype
+        return _out._write(matrices[0], out, cast=True)
     if len(matrices) == 1:
         return matrices[0].clone(memory_format=None).contiguous()
-    return multi_dot(matrices)
+    if out is None:
+        return multi_dot(matrices)
+    from .. import linalg  # (linalg's multi_dot takes out=; linalg imports this module)
+
+    return linalg.multi_dot(matrices, out=out)
 
 
 def matrix_power(input: Tensor, n: int) -> Tensor:

@@ -261,9 +261,7 @@ def narrow_copy(input: Tensor, dim: int, start: int, length: int) -> Tensor:
     if input.dim() == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     if dim >= input.dim():  # torch's kernel wraps only a negative dim; this is its check
-        raise RuntimeError("Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, "
-                           "but got false.  (Could this error message be improved?  If so, "
-                           "please report an enhancement request to PyTorch.)")
+        raise RuntimeError(_args.check_failed("dim < static_cast<int64_t>(self_sizes.size())"))
     d = _args.wrap_dim(dim, input.dim())
     size = input.shape[d]
     if not -size <= start <= size:

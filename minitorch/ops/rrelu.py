@@ -102,9 +102,7 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
         for bound in (lower, upper):  # read in the kernel's compute type
             _args.kernel_scalar(bound, input.dtype, opmath=True)
         if not upper - lower <= _DOUBLE_MAX:  # its uniform draw's range
-            raise RuntimeError("Expected to - from <= std::numeric_limits<T>::max() to be true,"
-                               " but got false.  (Could this error message be improved?  If "
-                               "so, please report an enhancement request to PyTorch.)")
+            raise RuntimeError(_args.check_failed("to - from <= std::numeric_limits<T>::max()"))
     else:
         _check_kernel_dtype("leaky_relu", input)
         _args.kernel_scalar((lower + upper) / 2, input.dtype, opmath=True)  # leaky_relu's slope

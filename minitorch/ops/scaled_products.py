@@ -16,6 +16,7 @@ from typing import Any
 
 from .. import _args, _call_form
 from .._tensor import Tensor, check_inplace_allowed, expanded_shape
+from ..autograd import grad_mode
 from ._base import Op, sum_to, wrap
 from .linalg import batched_product, with_out_dtype
 
@@ -245,8 +246,10 @@ def _batches_checked(fn: str, input: Any, batch1: Any, batch2: Any, beta: Any,
     _args.tensor_args(fn, (input, "input", 1), (batch1, "batch1", 2), (batch2, "batch2", 3))
     beta, alpha = _args.numbers(fn, (beta, "beta", None), (alpha, "alpha", None))
     _leaf_check(fn, input)
-    # torch reads the sizes it needs (baddbmm the batch count too), expands the input to
-    # them, then checks the dims
+    # torch reads the sizes it needs (baddbmm the batch count too, and addbmm's autograd,
+    # which saves it for the backward), expands the input to them, then checks the dims
+    if grad_mode._state.grad_enabled and any(t.requires_grad for t in (input, batch1, batch2)):
+        batch1.size(0)
     sizes = tuple(t.size(dim) for t, dim in ((batch1, 0), (batch1, 1), (batch2, 2))[
         fn.startswith("addbmm"):])
     _fits(input, sizes)

@@ -29,9 +29,7 @@ def _grads(parameters: Any) -> list[Tensor]:
     return [p.grad for p in parameters if p.grad is not None]
 
 
-_NO_GRADS = ("Expected !nested_tensorlist[0].empty() to be true, but got false.  (Could this "
-             "error message be improved?  If so, please report an enhancement request to "
-             "PyTorch.)")
+_NO_GRADS = _args.check_failed("!nested_tensorlist[0].empty()")
 """torch's error from clip_grad_value_ when no parameter has a gradient (its foreach
 grouping of an empty list)."""
 
