@@ -172,7 +172,7 @@ def sizes_by_keyword(keyword: str, name: str | None = None
                     # of a list its first item (the rest unpacked once all types match)
                     head = (list_head(values[0]),) if len(values) == 1 else \
                         values[:1] if values and as_int(values[0]) is not None else values
-                    sizes(name or fn.__name__, head, keyword, check_negative=False)
+                    size_types(name or fn.__name__, head, keyword)
                 return fn(input, *values, **kwargs)
             return fn(input, by_keyword(name or fn.__name__, keyword, values, kwargs.pop(keyword)),
                       **kwargs)
@@ -672,14 +672,16 @@ def check_holdable(shape: tuple, itemsize: int) -> None:
                            "numpy refuses sizes whose product (leaving out the 0) overflows")
 
 
-def parsed(fn: str, *specs: tuple) -> tuple:
+def parsed(fn: str, *specs: tuple, required: bool = False) -> tuple:
     """Arguments ``(kind, value, name, position)`` read as torch's argument parser reads
     them: every type first (no overload matches); then every value, unpacked right to left,
     the order in which GCC evaluates the arguments of the call torch generates (an int past
     int64 overflows there); the kernel's own checks (negative sizes, dims in range) come
-    after. Kinds: "int", "ints" (a size), "number" (a Scalar: complex comes back as it is),
-    "float", "tensor", "dtype", "flag" (None reads as False), "bool", "str"; an ``OMITTED``
-    value comes back as it is.
+    after. Kinds: "int", "int?" (None passes), "ints" (a size), "number" (a Scalar: complex
+    comes back as it is), "float", "tensor", "tensor?" (None passes), "dtype", "flag" (None
+    reads as False), "bool",
+    "str"; an ``OMITTED`` value comes back as it is, or, where every argument is ``required``,
+    is refused as missing once the given ones' types pass.
 
     >>> parsed("full", ("ints", (2 ** 63,), "size", 1), ("number", 2 ** 64, "fill_value", 2))
     Traceback (most recent call last):
@@ -692,6 +694,8 @@ def parsed(fn: str, *specs: tuple) -> tuple:
     given = [(i, spec) for i, spec in enumerate(specs) if spec[1] is not OMITTED]
     for _, (kind, value, name, position) in given:
         _TYPE_CHECKS[kind](fn, value, name, position)
+    if required:
+        missing(fn, *((value, name) for _, value, name, _ in specs))
     out = [spec[1] for spec in specs]
     for i, (kind, value, name, position) in reversed(given):
         out[i] = _UNPACKS[kind](fn, value, name, position)
@@ -721,21 +725,25 @@ def _number_unpack(fn: str, value: Any, name: str, position: int | None) -> Any:
 # the checks of each kind (lambdas: the functions they call are defined further down)
 _TYPE_CHECKS: dict[str, Callable] = {
     "int": lambda fn, value, name, at: _int_type(fn, value, name, at),
+    "int?": lambda fn, value, name, at: value is None or _int_type(fn, value, name, at),
     "ints": lambda fn, value, name, at: _ints_type(fn, value, name, at),
     "number": lambda fn, value, name, at: number_types(fn, (value, name, at)),
     "float": lambda fn, value, name, at: real(fn, value, name, at),
     "tensor": lambda fn, value, name, at: tensor_args(fn, (value, name, at)),
+    "tensor?": lambda fn, value, name, at: value is None or tensor_args(fn, (value, name, at)),
     "dtype": lambda fn, value, name, at: dtype(fn, value),
     "flag": lambda fn, value, name, at: flag(fn, value, name, at, none=True),
     "bool": lambda fn, value, name, at: flag(fn, value, name, at),
     "str": lambda fn, value, name, at: string(fn, value, name, at)}
 _UNPACKS: dict[str, Callable] = {
     "int": lambda fn, value, name, at: integer(fn, value, name, at),
+    "int?": lambda fn, value, name, at: None if value is None else integer(fn, value, name, at),
     "ints": lambda fn, value, name, at: sizes(fn, (value,), name, check_negative=False,
                                               position=at),
     "number": lambda fn, value, name, at: _number_unpack(fn, value, name, at),
     "float": lambda fn, value, name, at: real(fn, value, name, at),
     "tensor": lambda fn, value, name, at: value,
+    "tensor?": lambda fn, value, name, at: value,
     "dtype": lambda fn, value, name, at: dtype(fn, value),
     "flag": lambda fn, value, name, at: flag(fn, value, name, at, none=True),
     "bool": lambda fn, value, name, at: flag(fn, value, name, at),

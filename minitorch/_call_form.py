@@ -1138,11 +1138,11 @@ def function(fn: Callable) -> Callable:
 PYTHON_METHODS = frozenset({
     "backward", "register_hook", "register_post_accumulate_grad_hook", "dim_order",
     "is_shared", "share_memory_", "split", "norm", "storage", "unflatten", "unique",
-    "unique_consecutive", "resize", "resize_as", "lstsq"})
+    "unique_consecutive", "resize", "resize_as", "lstsq", "lu"})
 # torch's functions written in Python (torch/functional.py, ...), which its parser never sees
 PYTHON_FUNCTIONS = frozenset({
     "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_shapes", "cdist", "einsum", "norm",
-    "split",
+    "split", "lu",
     "unique", "unique_consecutive", "is_tensor", "typename", "load", "save", "manual_seed",
     "seed", "initial_seed", "get_rng_state", "set_rng_state", "set_default_dtype",
     "set_default_device", "get_default_device", "use_deterministic_algorithms",

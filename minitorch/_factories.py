@@ -261,20 +261,50 @@ def creation_options(factory: Callable[..., Tensor], *, layout: bool = True,
             _layout.checked(name, kwargs["memory_format"],  # (a *_like's input's rank)
                             getattr(args[0], "ndim", None) if args else None)
         _args.dtype(name, kwargs.get("dtype"))  # torch's parser reads dtype before layout
-        if kind is not None and (not isinstance(kind, _layout.layout) or
-                                 isinstance(kind, _layout.memory_format)):
-            raise TypeError(f"{name}(): argument 'layout' must be torch.layout, not "
-                            f"{_args.type_name(kind)}")
+        _layout_typed(name, kind)
         _args.device_type(name, kwargs.get("device"))
-        if _args.flag(name, pinned, "pin_memory", none=pin_none) and \
-                factory(*args, **kwargs).device.type != "meta":
+        pin = _args.flag(name, pinned, "pin_memory", none=pin_none)
+        _device_made(factory, args, kwargs)
+        if pin and factory(*args, **kwargs).device.type != "meta":
             raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; "
                                "no pinned memory allocator is available on this system.")
         if given.get("out") is not None:
             return _created_into(factory, args, kwargs, given["out"])
         return factory(*args, **kwargs)
 
+    made.__signature__ = _with_options(factory, {**options, "pin_memory": pin_memory})
     return made
+
+
+def _layout_typed(name: str, kind: Any) -> None:
+    """torch's parser's refusal of a ``layout=`` that is none (None passes)."""
+    if kind is not None and (not isinstance(kind, _layout.layout) or
+                             isinstance(kind, _layout.memory_format)):
+        raise TypeError(f"{name}(): argument 'layout' must be torch.layout, not "
+                        f"{_args.type_name(kind)}")
+
+
+def _device_made(factory: Callable, args: tuple, kwargs: dict) -> None:
+    """torch's binding makes the device (a bad string or index refused) once its parser has
+    read every argument's type, before it unpacks a size or runs the kernel's checks."""
+    device = kwargs.get("device")
+    if not isinstance(device, (str, int)) or isinstance(device, bool) or \
+            _call_form.parameter_types(factory, factory.__name__, args, kwargs):
+        return
+    _args.flag(factory.__name__, kwargs.get("requires_grad", False), "requires_grad", none=True)
+    backend.device(device)
+
+
+def _with_options(factory: Callable, options: dict) -> inspect.Signature:
+    """``factory``'s signature with the keyword-only ``options`` its wrapper takes (those
+    True), so that a call's unknown keyword is told from them."""
+    signature = inspect.signature(factory)
+    params = list(signature.parameters.values())
+    at = next((i for i, p in enumerate(params) if p.kind is p.VAR_KEYWORD), len(params))
+    added = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY,
+                               default=False if name == "pin_memory" else None)
+             for name, taken in options.items() if taken and name not in signature.parameters]
+    return signature.replace(parameters=params[:at] + added + params[at:])
 
 
 def _created_into(factory: Callable[..., Tensor], args: tuple, kwargs: dict,
@@ -284,7 +314,8 @@ def _created_into(factory: Callable[..., Tensor], args: tuple, kwargs: dict,
     name = factory.__name__
     if not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {_args.type_name(out)}")
-    if not _call_form.binds(factory, args, kwargs):
+    if not _call_form.binds(factory, args, kwargs) or _call_form.parameter_types(
+            factory, name, args, kwargs):
         factory(*args, **kwargs)  # (the parser's refusal of the call first: its entry's words)
     if kwargs.get("device") is not None:  # the parser makes the device, out's or not
         backend.device(kwargs["device"])
@@ -363,7 +394,7 @@ def new_empty_strided(self: Tensor, size: Any, stride: Any, *, dtype: D.dtype | 
     (2,)
     """
     for value, name, position in ((size, "size", 1), (stride, "stride", 2)):
-        _args.int_tuple("new_empty_strided", value, name, position)
+        _args.int_list_types("new_empty_strided", value, name, position)
     dtype = _args.dtype("new_empty_strided", dtype) or self.dtype
     try:
         return creation_options(empty_strided, out=False)(
@@ -624,22 +655,27 @@ def _new(name: str, factory: Callable[..., Tensor]) -> Callable[..., Tensor]:
     def method(self: Tensor, *size: Any, dtype: D.dtype | None = None, device: Any = None,
                requires_grad: bool = False, layout: Any = None, pin_memory: Any = None,
                **kwargs: Any) -> Tensor:
+        if name == "full" and size:  # one tuple: the parser refuses a lone int (or a tuple
+            _args.int_tuple("new_full", _args.list_head(size[0]), "size", 1)  # led by a
+            # non-int) before it finds the fill value missing
         if name == "full" and ((not size and "size" not in kwargs) or
                                (len(size) < 2 and "fill_value" not in kwargs)):
             lacking = ["fill_value"] if size or "size" in kwargs else ["size", "fill_value"]
             raise TypeError(f"new_full() missing {len(lacking)} required positional argument"
                             f"{'s' * (len(lacking) == 1)}: "  # (torch's plural, as its parser)
                             + ", ".join(f'"{n}"' for n in lacking))
-        if name != "full":  # torch's new_zeros allocates first: empty's message for -1,
-            _args.sizes(f"new_{name}", size, check_negative=False)  # after the parser's
-            _args.dtype(f"new_{name}", dtype)  # types of the size and the options
+        if name != "full":  # the parser's types of the size and the options, then the device
+            _args.size_types(f"new_{name}", size)  # made, the sizes unpacked; torch's new_zeros
+            _args.dtype(f"new_{name}", dtype)  # allocates first: empty's message for -1
+            _layout_typed(f"new_{name}", layout)
             _args.device_type(f"new_{name}", device)
+            _args.flag(f"new_{name}", pin_memory, "pin_memory", none=True)
             _args.flag(f"new_{name}", requires_grad, "requires_grad", none=True)
             if unknown := next(iter(kwargs), None):  # (the parser's, before the sizes')
                 raise TypeError(f"new_{name}() got an unexpected keyword argument '{unknown}'")
+            if isinstance(device, (str, int)) and not isinstance(device, bool):
+                backend.device(device)
             _args.sizes(f"new_{name}", size)
-        elif size:  # one tuple: the parser refuses a lone int (or a tuple led by a non-int)
-            _args.int_tuple("new_full", _args.list_head(size[0]), "size", 1)  # first
         try:
             return options(*size, dtype=dtype or self.dtype,
                            device=self.device if device is None else device,

@@ -1489,7 +1489,7 @@ _METHODS["prelu"] = activation_more.prelu
 _METHODS.update({name: getattr(decompositions, name) for name in (
     "svd", "qr", "slogdet", "logdet", "pinverse", "cholesky", "cholesky_solve",
     "cholesky_inverse")})
-_METHODS["lu"] = lu_factorization.lu
+_METHODS["lu"] = lu_factorization.tensor_lu
 _METHODS["lu_solve"] = lu_factorization.lu_solve
 _METHODS.update({"geqrf": householder.geqrf, "orgqr": householder.orgqr,
                  "triangular_solve": triangular_solve.triangular_solve})

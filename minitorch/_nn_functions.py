@@ -227,13 +227,25 @@ def batch_norm(input: Tensor, weight: Any = _args.OMITTED, bias: Any = _args.OMI
     tensor([[-1.0000],
             [ 1.0000]])
     """
-    _args.missing("batch_norm", (weight, "weight"), (bias, "bias"),
-                  (running_mean, "running_mean"), (running_var, "running_var"),
-                  (training, "training"), (momentum, "momentum"), (eps, "eps"),
-                  (cudnn_enabled, "cudnn_enabled"))
-    _args.flag("batch_norm", cudnn_enabled, "cudnn_enabled", 9)
+    _norm_parsed("batch_norm", input, weight, bias, running_mean, running_var,
+                 ("training", training), momentum, eps, cudnn_enabled)
     return F.batch_norm(input, running_mean, running_var, weight, bias, training, momentum,
                         eps)
+
+
+def _norm_parsed(fn: str, input: Any, weight: Any, bias: Any, running_mean: Any,
+                 running_var: Any, flag: tuple, momentum: Any, eps: Any,
+                 cudnn_enabled: Any) -> tuple:
+    """The arguments of torch's top-level ``batch_norm``/``instance_norm``, every one
+    required, as its parser reads them (every given one's type, then the missing ones):
+    ``flag`` (its name and value), ``momentum`` and ``eps``."""
+    specs = (("tensor", input, "input"), ("tensor?", weight, "weight"), ("tensor?", bias, "bias"),
+             ("tensor?", running_mean, "running_mean"), ("tensor?", running_var, "running_var"),
+             ("bool", flag[1], flag[0]), ("float", momentum, "momentum"),
+             ("float", eps, "eps"), ("bool", cudnn_enabled, "cudnn_enabled"))
+    read = _args.parsed(fn, *((*spec, i) for i, spec in enumerate(specs, start=1)),
+                        required=True)
+    return read[5:8]
 
 
 def selu(input: Tensor) -> Tensor:
@@ -272,6 +284,7 @@ def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
     return F.celu(input, alpha, inplace=True)
 
 
+@_call_form.parser_types(threshold="Number", value="Number")
 def threshold(input: Tensor, threshold: float, value: float) -> Tensor:
     """``value`` where ``input`` is not above ``threshold`` (``F.threshold``).
 
@@ -356,8 +369,9 @@ def poisson_nll_loss(input: Tensor, target: Tensor, log_input: Any = _args.OMITT
     >>> minitorch.poisson_nll_loss(minitorch.zeros(2), minitorch.ones(2), True, False, 1e-8, 2)
     tensor(2.)
     """
-    _args.missing("poisson_nll_loss", (log_input, "log_input"), (full, "full"), (eps, "eps"),
-                  (reduction, "reduction"))
+    _args.parsed("poisson_nll_loss", ("tensor", input, "input", 1), ("tensor", target, "target", 2),
+                 ("bool", log_input, "log_input", 3), ("bool", full, "full", 4),
+                 ("float", eps, "eps", 5), ("int", reduction, "reduction", 6), required=True)
     return F.poisson_nll_loss(input, target, log_input, full, eps=eps,
                               reduction=_reduction("poisson_nll_loss", reduction, 6))
 
@@ -529,19 +543,10 @@ def instance_norm(input: Tensor, weight: Any = _args.OMITTED, bias: Any = _args.
     ...                         True, 0.1, 1e-5, False)
     tensor([[[-1.0000,  1.0000]]])
     """
-    _args.missing("instance_norm", (weight, "weight"), (bias, "bias"),
-                  (running_mean, "running_mean"), (running_var, "running_var"),
-                  (use_input_stats, "use_input_stats"), (momentum, "momentum"), (eps, "eps"),
-                  (cudnn_enabled, "cudnn_enabled"))
-    _args.tensor_args("instance_norm", (input, "input", 1))
-    # its parser's types (optional tensors, then numbers), before its own checks; the
-    # batch_norm it runs reads them again
-    _args.tensor_args("instance_norm", *((t, name, i) for i, (t, name) in enumerate(
-        ((weight, "weight"), (bias, "bias"), (running_mean, "running_mean"),
-         (running_var, "running_var")), start=2) if t is not None))
-    use_input_stats = _args.flag("instance_norm", use_input_stats, "use_input_stats", 6)
-    momentum, eps = _args.reals("instance_norm", (momentum, "momentum", 7), (eps, "eps", 8))
-    _args.flag("instance_norm", cudnn_enabled, "cudnn_enabled", 9)
+    # its parser's types, before its own checks; the batch_norm it runs reads them again
+    use_input_stats, momentum, eps = _norm_parsed(
+        "instance_norm", input, weight, bias, running_mean, running_var,
+        ("use_input_stats", use_input_stats), momentum, eps, cudnn_enabled)
     if not use_input_stats and (running_mean is None or running_var is None):
         raise RuntimeError("Expected running_mean and running_var to be defined when "
                            "use_input_stats is false")

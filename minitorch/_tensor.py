@@ -260,7 +260,9 @@ class Tensor(metaclass=_TensorType):
         """
         from .ops.shape import Alias
 
-        if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+        if not isinstance(cls, type):
+            raise TypeError(f"cls must be a type (got {_args.type_name(cls)})")
+        if not issubclass(cls, Tensor):
             raise TypeError("Creating a Tensor subclass from a class that does not inherit from "
                             "Tensor is not possible. Make sure your class inherits from Tensor.")
         alias = Alias.apply(self) if self.requires_grad else self._alias()

@@ -188,6 +188,8 @@ def tensorsolve(input: Tensor, other: Tensor, dims: Any = None) -> Tensor:
                             f"of ints, not {_args.type_name(dims)}")
         dims = _args.int_list("linalg_tensorsolve", dims, "dims", 3)
         A = A.movedim(dims, tuple(range(A.dim() - len(dims), A.dim())))
+    if B.dim() > A.dim():  # (torch slices A's sizes by a negative count)
+        raise RuntimeError("cannot create std::vector larger than max_size()")
     result_shape = A.shape[B.dim():]
     if math.prod(result_shape) != B.numel():
         raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:])"

@@ -3,7 +3,10 @@
 same: a list of tensors checked element by element before any later argument, ``tensor``'s
 keyword-only options, a memory format's type before the device, addbmm's autograd reading
 the batch count, and ``out=`` where torch's function takes one (index_copy, the scatters,
-narrow_copy, orgqr, lu_solve, chain_matmul, special's logsumexp and multigammaln)."""
+narrow_copy, orgqr, lu_solve, chain_matmul, special's logsumexp and multigammaln, lu), every
+given type before a missing argument, the device made before a size is unpacked, and a
+composite op's out=: its input's dtype first, autograd's refusal under the op it runs, or its
+result copied in, in the graph."""
 
 from __future__ import annotations
 
@@ -107,6 +110,121 @@ ROW = "x = L.ones(3); i = L.tensor([0]); "
     "R = L.mvlgamma(L.ones(2, dtype=L.float64) * 3, 2, out=L.zeros((), dtype=L.float16))",
     "R = L.mvlgamma(L.ones(2) * 3, p=2.5)",
     "R = L.ones(2).mvlgamma(2.5)",
+    # lu: torch's Python functions (named by the one boolean_dispatch runs), with out=;
+    # Tensor.lu is Python too, and warns once as the op it calls
+    "R = L.lu(L.ones(2, 2), 1, True, 4, 5)",
+    "R = L.lu(L.ones(2, 2), get_infos=True, foo=1)",
+    "R = L.lu(1, 2**62, None, dims=L.ones(2))",
+    "R = L.lu()",
+    "R = L.lu(L.ones(2, 2), out=3)",
+    "R = L.lu(L.tensor([[0., 1.], [2., 0.]]), out=[L.zeros(1), L.zeros(1, dtype=L.int32)])",
+    "R = L.lu(L.tensor([[0., 1.], [2., 0.]]), get_infos=True, out=(L.zeros(1), "
+    "L.zeros(1, dtype=L.int32), L.zeros(1, dtype=L.int32)))",
+    "R = L.lu(L.tensor([[0., 1.], [2., 0.]]), out=[L.zeros(1), 1])",
+    "R = L.lu(L.tensor([[0., 1.], [2., 0.]]), out=[L.zeros(1)])",
+    "R = L.lu(L.tensor([[0., 1.], [2., 0.]]), out='ab')",
+    "R = L.ones(2, 2).lu(True, 1, 3)",
+    "R = L.ones(2, 2).lu(get_infos=1, foo=2)",
+    "R = L.ones(2, 2).lu(out=3)",
+    "R = L.ones(2, 2).lu(2)",
+    "import warnings\nwith warnings.catch_warnings(record=True) as w:\n"
+    "    warnings.simplefilter('always')\n    L.ones(2, 2).lu(); L.lu(L.ones(2, 2))\n"
+    "R = len(w) <= 1",
+    # every given argument's type before the missing ones (torch's top-level norms, loss)
+    "R = L.batch_norm([1.0, 2.0])",
+    "R = L.batch_norm(L.ones(2), 1)",
+    "R = L.batch_norm(L.ones(2), None, None, None, None, True, 0.1, eps='a')",
+    "R = L.batch_norm(L.ones(2), None, None, None, None, 'a')",
+    "R = L.batch_norm(L.ones(2), None, None)",
+    "R = L.batch_norm(L.tensor([[1.], [3.]]), None, None, None, None, True, 0.1, 1e-5, False)",
+    "R = L.instance_norm('a')",
+    "R = L.instance_norm(L.ones(2), 1)",
+    "R = L.instance_norm(L.tensor([[[1., 3.]]]), None, None, None, None, 1, 0.1, 1e-5, False)",
+    "R = L.poisson_nll_loss(L.ones(2), L.ones(2), 1)",
+    "R = L.poisson_nll_loss(L.zeros(2), L.ones(2), True, False, 1e-8, 2.5)",
+    "R = L.poisson_nll_loss(L.zeros(2), L.ones(2), True, False, 1e-8, 2**63)",
+    # as_subclass's class must be a type first
+    "R = L.ones(4).as_subclass('a')",
+    "R = L.ones(4).as_subclass(int)",
+    # a factory's out=: the parser's types first; an unknown keyword is told from its options
+    "R = L.eye(n=(0,), out=L.ones(1), dtype=L.int64)",
+    "R = L.eye(2, m=1.5, out=L.ones(1), dtype=L.int64)",
+    "R = L.zeros(2, out=L.ones(1), dtype=L.int64, foo=1)",
+    "R = L.zeros(2, layout=L.strided, foo=1)",
+    "R = L.zeros(2, pin_memory=False, foo=1)",
+    "R = L.full((2,), 1., out=L.ones(1), foo=1)",
+    "R = L.zeros_like(L.ones(2), layout=L.strided, foo=1)",
+    # a Number parameter takes a complex number (its kernel refuses the value)
+    "R = L.addmm(L.ones(3, 3), L.ones(3, 3), L.ones(3, 3), alpha=(1+2j), out=L.ones(3, 3))",
+    "R = L.addmm(L.ones(3, 3), L.ones(3, 3, dtype=L.int32), L.ones(3, 3, dtype=L.uint8), "
+    "alpha=(1+2j), out=L.ones(3, 3, dtype=L.float64))",
+    "R = L.threshold(L.ones(3), (1+2j), 2, out=L.ones(3))",
+    "R = L.threshold(L.ones(3), 'a', 2, out=L.ones(3))",
+    # svd and slice_scatter: every type, then the values
+    "R = L.linalg.svd(L.ones(2, 2), None, driver=3)",
+    "R = L.linalg.svd(L.ones(2, 2), 1, driver='gesvd')",
+    "R = L.linalg.svd(A=L.ones(1, 1, 5, dtype=L.int64), full_matrices=None)",
+    "R = L.ones(2, 3).slice_scatter(src=L.ones(2, 3), start=L.ones(1), step=(2, 3))",
+    "R = L.slice_scatter(L.zeros(4), L.ones(2), start=2**63, step='a')",
+    "R = L.slice_scatter(L.zeros(4), L.ones(2), start=2**63, step=2**64)",
+    "R = L.slice_scatter(L.zeros(4), L.ones(2), start=L.tensor(1), step=2)",
+    "R = L.slice_scatter(L.zeros(4), L.ones(2), 0, None, 2.5, 2)",
+    # the device is made once every type is read: before a size is unpacked or checked
+    "R = L.zeros(2**63, device='amax')",
+    "R = L.zeros(-1, device=-1)",
+    "R = L.zeros(-1, device='amax', requires_grad=1)",
+    "R = L.full((-1,), 2, device='amax')",
+    "R = L.full((2,), 'a', device='amax')",
+    "R = L.empty_strided((2**63,), (1,), device='amax')",
+    "R = L.arange(-1, device='amax')",
+    "R = L.rand(-1, device='amax')",
+    "R = L.eye(-1, device='amax')",
+    "R = L.linspace(0, 1, -1, device='amax')",
+    "R = L.randint(0, 2, (-1,), device='amax')",
+    "R = L.randperm(-1, device='amax')",
+    "R = L.ones(2).new_ones(-1, device='amax')",
+    "R = L.ones(2).new_zeros(2**63, device='amax')",
+    "R = L.ones(2).new_ones(2, layout='a', pin_memory=3, requires_grad=1)",
+    "R = L.ones(2).new_ones(2, pin_memory=3, requires_grad=1)",
+    "R = L.ones(2).new_full((-1,), 2, device='amax')",
+    "R = L.ones(2).new_full(-1)",
+    "R = L.ones(2).new_full((2,), 1, layout='a', requires_grad=1)",
+    "R = L.ones(3).new_empty_strided((-1,), stride=(1, 1), device='amax')",
+    "R = L.ones(3).new_empty_strided((2**63,), (1,), device='amax')",
+    "R = L.ones(6).reshape(2**63, foo=1)",
+    "R = L.ones(2, 3).permute(1, 2**63, foo=1)",
+    # a composite op's out=: its input's dtype checked first (linalg), the op with out= it
+    # runs named by autograd's refusal, or its result copied in, in the graph
+    "R = L.linalg.tensorsolve(L.ones(3), L.ones(2, 1), out=L.ones(3, 2, dtype=L.int8))",
+    "R = L.linalg.tensorsolve(L.ones(3), L.ones(2, 1))",
+    "R = L.linalg.cond(L.ones(3), out=L.ones(1, dtype=L.int8))",
+    "R = L.linalg.pinv(L.ones(3), out=L.ones(1, dtype=L.int8))",
+    "R = L.cholesky_solve(L.ones(3), L.ones(3), out=L.ones(1, dtype=L.int8))",
+    "R = L.linalg.cond(L.eye(2, requires_grad=True), out=L.ones(1, dtype=L.int8))",
+    "x = L.eye(2, requires_grad=True); o = L.ones(1)\nL.linalg.tensorsolve(x, L.ones(2), "
+    "out=o).sum().backward(); R = (o.grad_fn.name(), x.grad)",
+    "v = L.ones(3, requires_grad=True); o = L.ones(1)\nL.inner(v, v * 2, out=o).backward()\n"
+    "R = (o.grad_fn.name(), v.grad)",
+    "R = L.quantile(L.ones(3, requires_grad=True), 0.5, out=L.ones(1)).requires_grad",
+    "R = L.linalg.norm(L.eye(2, requires_grad=True), out=L.ones(1)).grad_fn.name()",
+    "R = L.nuclear_norm(L.eye(2, requires_grad=True), out=L.ones(1)).requires_grad",
+    "R = L.matrix_power(L.eye(2, requires_grad=True), 0, out=L.ones(1))",
+    "R = L.matrix_power(L.eye(2, requires_grad=True), 1, out=L.ones(1)).grad_fn.name()",
+    "R = L.matrix_power(L.eye(2, requires_grad=True), 2, out=L.ones(1))",
+    "R = L.matrix_power(L.eye(2, requires_grad=True), -1, out=L.ones(1))",
+    "R = L.linalg.vecdot(L.eye(2, requires_grad=True), L.eye(2), out=L.ones(1))",
+    "R = L.linalg.vecdot(L.ones(2, requires_grad=True), L.ones(2), out=L.ones(1))",
+    "R = L.diff(L.ones(3), prepend=L.ones(1, requires_grad=True), out=L.ones(1))",
+    "R = L.outer(L.ones(3, requires_grad=True), L.ones(3), out=L.ones(1))",
+    "R = L.nanmean(L.ones(3, requires_grad=True), out=L.ones(1))",
+    "R = L.clip(L.ones(3, requires_grad=True), 0, 1, out=L.ones(1))",
+    "R = L.frobenius_norm(L.eye(2, requires_grad=True), (0, 1), out=L.ones(1))",
+    "R = L.linalg.det(L.eye(2, requires_grad=True), out=L.ones(1))",
+    "R = L.linalg.eigvalsh(L.eye(2, requires_grad=True), out=L.ones(1))",
+    "R = L.linalg.svdvals(L.eye(2, requires_grad=True), out=L.ones(1))",
+    "R = L.linalg.cholesky(L.eye(2, requires_grad=True), out=L.ones(1))",
+    "R = L.linalg.solve(L.eye(2, requires_grad=True), L.ones(2), out=L.ones(1))",
+    "R = L.linalg.matmul(L.eye(2, requires_grad=True), L.eye(2), out=L.ones(1))",
 ])
 def test_as_torch(program: str) -> None:
     assert_as_torch(program)

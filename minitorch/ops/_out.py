@@ -288,6 +288,12 @@ _RUNS = {"square": "pow", "absolute": "abs", "negative": "neg", "fix": "trunc", 
          "cross": "linalg_cross", "log_sigmoid": "log_sigmoid_forward",
          "inverse": "linalg_inv_ex", "take_along_dim": "gather",
          "orgqr": "linalg_householder_product", "linalg_multi_dot": "mm",
+         # a composite op's out= is refused by the op with out= it runs
+         "diff": "sub", "ger": "mul", "kron": "mul", "outer": "mul", "nanmean": "nansum",
+         "clip": "clamp", "frobenius_norm": "norm", "linalg_det": "_linalg_det",
+         "linalg_eigvalsh": "_linalg_eigh", "linalg_svdvals": "_linalg_svd",
+         "linalg_cholesky": "linalg_cholesky_ex", "linalg_solve": "_linalg_solve_ex",
+         "linalg_matmul": "matmul",
          **dict.fromkeys(("hstack", "vstack", "dstack", "row_stack", "column_stack", "concat",
                           "concatenate"), "cat")}
 # ops whose kernel writes its own dtype (no cast into ``out``): torch's checks of out's dtype
@@ -723,6 +729,9 @@ def _out_dtype_error(name: str, written: D.dtype, given: D.dtype, field: str) ->
 # ops whose kernel checks the dtypes of out's first fields (these) against its input's before
 # it refuses an input of a dtype it does not compute in (float16 too); max's and min's of all
 # elements check out's before they look at the input (:func:`_extremum_of_none`)
+# composite linear algebra ops that check out's dtype against their input's before anything
+_INPUT_DTYPE_FIRST = frozenset({"linalg_tensorsolve", "linalg_cond", "linalg_pinv",
+                                "cholesky_solve", "cholesky"})
 _CHECKED_FIRST = {"linalg_eigh": ("eigenvalues", "eigenvectors"), "linalg_lu_factor": ("LU",),
                   "linalg_eigvalsh": ("result",),
                   "histogram": ("hist", "bin_edges"), "max_all": ("result",),
@@ -732,7 +741,8 @@ _CHECKED_FIRST = {"linalg_eigh": ("eigenvalues", "eigenvectors"), "linalg_lu_fac
                   "linalg_cholesky_ex": ("L",), "linalg_qr": ("Q", "R"), "linalg_svd": ("U",),
                   "linalg_solve_ex": ("result",), "geqrf": ("a", "tau"),
                   # (before its shapes' check, a floating input's)
-                  "linalg_tensorinv": ("result",)}
+                  "linalg_tensorinv": ("result",),
+                  **dict.fromkeys(_INPUT_DTYPE_FIRST, ("result",))}
 _HALF_ONLY = frozenset({"linalg_cholesky_ex", "linalg_qr", "linalg_svd", "linalg_solve_ex",
                         "geqrf"})
 
@@ -743,11 +753,33 @@ def _index_like(value: Any) -> bool:
         value.dtype.is_floating_point or value.dtype is D.bool)
 
 
+# composite ops that compute, then copy into out (recorded: out takes the gradient)
+_COPIED = frozenset({"inner", "quantile", "nanquantile", "tensordot", "nuclear_norm",
+                     "linalg_norm", "linalg_matrix_norm", "linalg_cond", "linalg_matrix_rank",
+                     "linalg_tensorinv", "linalg_tensorsolve"})
+
+
+def _runs(key: str, op: str, args: tuple, kwargs: dict) -> tuple:
+    """``(refused, recorded)`` for a call of ``key`` with out=: the op with out= it runs,
+    which autograd's refusal names (None where it refuses nothing), and whether the result is
+    copied into out as recorded (:data:`_COPIED`); matrix_power's product, inverse, copy or
+    identity by its power; vecdot's vdot of vectors, else its sum."""
+    if key in ("matrix_power", "linalg_matrix_power"):
+        n = args[1] if len(args) > 1 else kwargs.get("n")
+        return (None, n == 1) if n in (0, 1) else ("linalg_inv_ex" if n < 0 else "matmul", False)
+    if key == "linalg_vecdot":
+        tensors = (*args[:2], *(kwargs[k] for k in ("x", "y") if k in kwargs))
+        return "vdot" if all(t.dim() == 1 for t in tensors) else "sum", False
+    return (None, True) if key in _COPIED else (op, False)
+
+
 def _checked_first(key: str, input: Any) -> bool:
     """Whether ``key``'s out is checked (:data:`_CHECKED_FIRST`) before its kernel runs: a
     linear algebra kernel's after its input's dims (a batch of matrices; solve's square)."""
     if not isinstance(input, Tensor):
         return False
+    if key in _INPUT_DTYPE_FIRST:
+        return True
     if key == "linalg_tensorinv":
         return input.dtype.is_floating_point
     if key not in ("histogram", "max_all") and (input.dim() < 2 or (
@@ -1083,8 +1115,9 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
             return fn(*args, **kwargs)  # elements are read, before anything else
         args = _prepared(name, args, kwargs, outs)
         _kernel_checks_first(key, args, kwargs, outs[0], graded=False)
-        if name not in _NOT_DIFFERENTIABLE_OUT:  # (theirs refuse no gradient)
-            _refuse_grad(op, _tensors_of((*args, *kwargs.values())), outs)
+        refused, copied = _runs(key, op, args, kwargs)
+        if name not in _NOT_DIFFERENTIABLE_OUT and refused:  # (theirs refuse no gradient)
+            _refuse_grad(refused, _tensors_of((*args, *kwargs.values())), outs)
         first = args[0] if args else kwargs.get("input")
         if key in _ITERATOR_OUT and _operands_parsed(fn, args, kwargs):
             check_internal_overlap(outs[0])
@@ -1093,7 +1126,7 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
             for o, field in (reversed if key in _VECTORS_FIRST else list)(list(zip(
                     outs, _CHECKED_FIRST.get(key, ())))):
                 _check_written(key, first, o, field)  # (before the kernel refuses the input)
-        with grad_mode._recording(False):
+        with grad_mode._recording(copied and grad_mode._state.grad_enabled):
             into = getattr(fn, "computed_into", None)  # (an op whose out= computes in out's
             if into is not None and outs[0].dtype.is_floating_point:  # dtype: logsumexp)
                 result = into(outs[0].dtype, *args, **kwargs)
@@ -1109,8 +1142,8 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
             raise TypeError(f"expected tuple of {len(results)} elements but got {len(outs)}")
         fields = getattr(result, "_fields", ("result",))
         order = _CHECK_ORDER.get(key, range(len(outs))[::-1 if key in _VECTORS_FIRST else 1])
-        checked = {i: _check_written(key, results[i].detach(), outs[i], fields[i])
-                   for i in order}
+        checked = {i: _check_written(key, results[i] if copied else results[i].detach(),
+                                     outs[i], fields[i]) for i in order}
         for i, o in enumerate(outs):
             _write(checked[i], o)  # (every dtype checked before any is written)
         if not many:

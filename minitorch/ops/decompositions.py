@@ -177,8 +177,9 @@ def linalg_svd(A: Tensor, full_matrices: bool = True, *, driver: Any = None) -> 
     >>> minitorch.linalg.svd(minitorch.tensor([[0., 2.], [1., 0.]])).S
     tensor([2., 1.])
     """
-    _svd_checked("linalg_svd", A, driver)
+    _args.tensor_args("linalg_svd", (A, "A", 1))  # the parser's types, then the checks
     full = _args.flag("linalg_svd", full_matrices, "full_matrices", 2)
+    _svd_checked("linalg_svd", A, driver)
     return return_types.linalg_svd(*LinalgSvd.apply(A, full_matrices=full))
 
 

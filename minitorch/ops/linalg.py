@@ -314,6 +314,7 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:
 
 @_call_form.overloads(*with_out_dtype("Tensor input, Tensor mat1, Tensor mat2",
                                       "Number beta = 1, Number alpha = 1"), hidden=True)
+@_call_form.parser_types(beta="Number", alpha="Number")
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1,
           alpha: float = 1) -> Tensor:
     """``input + mat1 @ mat2`` in one op (what ``nn.Linear`` uses).

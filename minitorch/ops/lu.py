@@ -15,10 +15,9 @@ tensor([2, 2], dtype=torch.int32)
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
-from .. import _args, _mkl, return_types
+from .. import _args, _call_form, _mkl, return_types
 from .._tensor import Tensor, checked_broadcast_shapes, sum_to
 from .._warn_once import warn_once
 from ._base import Op, wrap
@@ -273,9 +272,9 @@ def linalg_lu_factor_ex(A: Tensor, *, pivot: bool = True, check_errors: bool = F
     return return_types.linalg_lu_factor_ex(lu, pivots, info)
 
 
-_lu_warned = [False]
-
-
+@_call_form.python_dispatch(lambda args, kwargs: "_lu_with_infos" if (
+    kwargs["get_infos"] if "get_infos" in kwargs else len(args) > 2 and args[2]) else
+    "_lu_no_infos")  # (the function torch's boolean_dispatch runs)
 def lu(A: Tensor, pivot: bool = True, get_infos: bool = False, out: Any = None) -> tuple:
     """torch's deprecated ``lu`` (and ``Tensor.lu``): ``(LU, pivots)`` of
     :func:`linalg_lu_factor_ex`, with its ``info`` too when ``get_infos``; a zero pivot is
@@ -285,21 +284,42 @@ def lu(A: Tensor, pivot: bool = True, get_infos: bool = False, out: Any = None) 
     >>> minitorch.lu(minitorch.tensor([[0., 1.], [2., 0.]]))[1]
     tensor([2, 2], dtype=torch.int32)
     """
-    if not _lu_warned[0]:
-        _lu_warned[0] = True
-        warnings.warn("torch.lu is deprecated in favor of torch.linalg.lu_factor / "
-                      "torch.linalg.lu_factor_ex and will be removed in a future PyTorch "
-                      "release.\nLU, pivots = torch.lu(A, compute_pivots)\nshould be replaced "
-                      "with\nLU, pivots = torch.linalg.lu_factor(A, compute_pivots)\nand\n"
-                      "LU, pivots, info = torch.lu(A, compute_pivots, get_infos=True)\nshould be "
-                      "replaced with\nLU, pivots, info = torch.linalg.lu_factor_ex(A, "
-                      "compute_pivots)", UserWarning, stacklevel=2)
-    if out is not None:
-        raise NotImplementedError("minitorch's lu takes no out=; use the tensors it returns")
-    _args.tensor_args("_lu_with_info", (A, "input", 1))  # the op torch's Python calls
+    factors = _lu_with_info(A, pivot)
+    if out is None:
+        return factors if get_infos else factors[:2]
+    if len(out) - bool(get_infos) != 2:  # torch's Python: each copied in, its size first
+        raise TypeError(f"expected tuple of {2 + bool(get_infos)} elements but got {len(out)}")
+    if not isinstance(out, (tuple, list)):
+        raise TypeError(f"argument 'out' must be tuple of Tensors, not {type(out).__name__}")
+    for into, factor in zip(out, factors):
+        into.resize_as_(factor).copy_(factor)
+    return out
+
+
+def tensor_lu(self: Tensor, pivot: bool = True, get_infos: bool = False) -> tuple:
+    """``Tensor.lu``, torch's Python method: :func:`lu` without its warning, nor ``out=``.
+
+    >>> minitorch.tensor([[0., 1.], [2., 0.]]).lu()[1]
+    tensor([2, 2], dtype=torch.int32)
+    """
+    factors = _lu_with_info(self, pivot)
+    return factors if get_infos else factors[:2]
+
+
+def _lu_with_info(A: Any, pivot: Any) -> tuple:
+    """``(LU, pivots, info)``: the op torch's Python ``lu`` calls, with its parser's checks."""
+    _args.tensor_args("_lu_with_info", (A, "input", 1))
     _args.flag("_lu_with_info", pivot, "pivot")
-    factors = linalg_lu_factor_ex(A, pivot=pivot)
-    return tuple(factors) if get_infos else (factors.LU, factors.pivots)
+    warn_once(_LU_DEPRECATED, stacklevel=5)
+    return tuple(linalg_lu_factor_ex(A, pivot=pivot))
+
+
+_LU_DEPRECATED = (
+    "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and "
+    "will be removed in a future PyTorch release.\nLU, pivots = torch.lu(A, compute_pivots)\n"
+    "should be replaced with\nLU, pivots = torch.linalg.lu_factor(A, compute_pivots)\nand\n"
+    "LU, pivots, info = torch.lu(A, compute_pivots, get_infos=True)\nshould be replaced with\n"
+    "LU, pivots, info = torch.linalg.lu_factor_ex(A, compute_pivots)")
 
 
 def linalg_lu_factor(A: Tensor, *, pivot: bool = True) -> Any:

@@ -112,10 +112,10 @@ def slice_scatter(input: Tensor, src: Tensor, dim: int = 0, start: int | None = 
     >>> minitorch.slice_scatter(minitorch.zeros(4), minitorch.ones(2), start=1, step=2)
     tensor([0., 1., 0., 1.])
     """
-    _args.tensor_args("slice_scatter", (input, "input", 1), (src, "src", 2))
-    dim, step = _args.integers("slice_scatter", (dim, "dim", 3), (step, "step", 6))
-    start, end = (None if v is None else _args.integer("slice_scatter", v, name, at)
-                  for v, name, at in ((start, "start", 4), (end, "end", 5)))
+    _, _, dim, start, end, step = _args.parsed(
+        "slice_scatter", ("tensor", input, "input", 1), ("tensor", src, "src", 2),
+        ("int", dim, "dim", 3), ("int?", start, "start", 4), ("int?", end, "end", 5),
+        ("int", step, "step", 6))
     if input.dim() == 0:
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     if step <= 0:
