@@ -1595,6 +1595,23 @@ def kernel_scalar(value: Any, dt: Any, opmath: bool = False) -> Any:
     return int(value) if isinstance(value, float) and kind_of(dt) == "int" else value
 
 
+def one_half(value: Any) -> Any:
+    """``value`` as fill_'s fast path for one float16 element reads it: as a double, unchecked
+    (past half's largest, rounded to infinity), but a complex number's imaginary part refused.
+
+    >>> one_half(1e300), one_half(2 + 0j)
+    (inf, 2.0)
+    >>> one_half(1j)
+    Traceback (most recent call last):
+    RuntimeError: value cannot be converted to type double without overflow
+    """
+    if isinstance(value, complex):
+        if value.imag:
+            raise conversion_overflow("double")
+        value = value.real
+    return math.copysign(math.inf, float(value)) if abs(float(value)) >= 65520 else value
+
+
 def conversion_overflow(target: str) -> RuntimeError:
     """torch's refusal to read a number into the C type ``target``, which cannot hold it.
 

@@ -631,10 +631,8 @@ def full(size: Any, fill_value: Any, *, dtype: D.dtype | None = None, device: An
     _args.check_alloc(shape, dtype.itemsize)
     if dtype is D.int64 and not isinstance(fill_value, complex) and not _fits(fill_value):
         raise _args.conversion_overflow("int64_t")
-    if math.prod(shape) == 1 and dtype.name == "float16" and \
-            not isinstance(fill_value, complex):  # fill_'s unchecked fast path:
-        if abs(float(fill_value)) >= 65520:  # past half's largest, rounded to infinity
-            fill_value = math.copysign(math.inf, float(fill_value))
+    if math.prod(shape) == 1 and dtype.name == "float16":  # fill_'s fast path
+        fill_value = _args.one_half(fill_value)
     else:
         fill_value = _args.assigned(fill_value, dtype, unsigned=True)
     if dtype.name == "bool":  # any number is a truth value (an int past int64 too)
@@ -769,6 +767,8 @@ def arange(start: Any, end: Any = _args.OMITTED, step: Any = 1, *, dtype: D.dtyp
         raise _args.not_implemented("arange_cpu", dtype)
     start, end, step = (_args.double_of(v) for v in (start, end, step))
     dt = dtype or D.result_type(start, end, step)
+    if dt is D.bool:  # (bools given, read as ints)
+        dt = D.int64
     start, end, step, length = _range_checked(start, end, step, dt)
     name = dt.name
     if name in ("float32", "float64"):  # torch's float64 steps, as its kernel rounds them

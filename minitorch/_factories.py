@@ -69,6 +69,9 @@ def _spaced_args(fn: str, start: Any, end: Any, steps: Any, dtype: Any, requires
     end = _args.number(fn, end, "end", 2) if _args.is_tensor(end) else last
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    if any(isinstance(value, complex) for value in (start, end)) and _args.is_into_out():
+        start, end = (_args.assigned(v, dt, unsigned=True) if isinstance(v, complex) else v
+                      for v in (start, end))  # (out=: both read into out's dtype, no inference)
     if any(isinstance(value, complex) for value in (start, end)):
         if dt is not None:
             raise RuntimeError(f"torch.{fn}(): inferred dtype c10::complex<float> can't be "
@@ -324,6 +327,9 @@ def _created_into(factory: Callable[..., Tensor], args: tuple, kwargs: dict,
         raise RuntimeError(f"dtype {_args.legacy(dtype)} does not match dtype of out parameter "
                            f"({_args.legacy(out.dtype)})")
     if out.requires_grad and grad_mode.is_grad_enabled():
+        _unpacked(factory, args, {**kwargs, "dtype": out.dtype}, checked=name == "empty")
+        if name in ("empty", "randn"):  # torch's composite out=: out.resize_(...) first
+            raise RuntimeError("cannot resize variables that require grad")
         raise RuntimeError(f"aten::{name}(): functions with out=... arguments don't support "
                            "automatic differentiation, but one of the arguments requires grad.")
     with _args.into_out():
@@ -334,6 +340,21 @@ def _created_into(factory: Callable[..., Tensor], args: tuple, kwargs: dict,
         if name != "empty":  # torch's empty leaves what the memory held
             out.copy_(result)
     return out
+
+
+def _unpacked(factory: Callable[..., Tensor], args: tuple, kwargs: dict,
+              checked: bool = False) -> None:
+    """torch's binding's refusals of ``factory``'s arguments as it unpacks them (an int past
+    int64), which come before its kernel's (autograd's of out=): the factory run on the meta
+    device (nothing allocated, nothing drawn), its own checks' refusals ignored unless
+    ``checked`` (empty's sizes, checked before it resizes out)."""
+    try:
+        factory(*args, **{**kwargs, "device": "meta"})
+    except (TypeError, ValueError, OverflowError):
+        raise
+    except Exception:  # (the kernel's: after autograd's refusal)
+        if checked:
+            raise
 
 
 def scalar_tensor(s: Any, *, dtype: D.dtype | None = None, device: Any = None,
@@ -350,6 +371,7 @@ def scalar_tensor(s: Any, *, dtype: D.dtype | None = None, device: Any = None,
                 requires_grad=requires_grad)
 
 
+@_call_form.parser_types(size="int[]", stride="int[]")  # (no lone int, as torch)
 def empty_strided(size: Any, stride: Any, *, dtype: D.dtype | None = None, device: Any = None,
                   requires_grad: bool = False) -> Tensor:
     """A new tensor of ``size`` laid out with the element steps ``stride`` (minitorch fills it
@@ -359,8 +381,8 @@ def empty_strided(size: Any, stride: Any, *, dtype: D.dtype | None = None, devic
     >>> x = minitorch.empty_strided((2, 3), (1, 2)); x.stride(), x.is_contiguous()
     ((1, 2), False)
     """
-    for value, name, position in ((size, "size", 1), (stride, "stride", 2)):
-        _args.int_tuple("empty_strided", value, name, position)
+    if typed := _call_form.parameter_types(empty_strided, "empty_strided", (size, stride), {}):
+        raise TypeError(typed)  # (the parser's types of both before either is unpacked)
     size, stride, dtype, requires_grad = _args.parsed(
         "empty_strided", ("ints", size, "size", 1), ("ints", stride, "stride", 2),
         ("dtype", dtype, "dtype", None), ("flag", requires_grad, "requires_grad", None))

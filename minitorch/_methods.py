@@ -809,9 +809,9 @@ def _fill_value(fn: str, self: Tensor, value: Any, args: tuple, signatures: Any)
         # fill has a Tensor and a Number overload: torch names neither alone
         raise TypeError(_call_form.combination_message(fn, args, {}, signatures))
     (value,) = _args.numbers(fn, (value, "value", len(args)))
-    if not (self.numel() == 1 and self.dtype.name == "float16"):  # torch's unchecked fast path
-        value = _args.assigned(value, self.dtype, unsigned=True)
-    return value
+    if self.numel() == 1 and self.dtype.name == "float16":  # torch's fast path
+        return _args.one_half(value)
+    return _args.assigned(value, self.dtype, unsigned=True)
 
 
 @_call_form.overloads("Tensor other, bool non_blocking = False")

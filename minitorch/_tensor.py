@@ -1067,7 +1067,7 @@ class Tensor(metaclass=_TensorType):
                 raise TypeError(typed)  # (the parser refuses it by its type, before that)
             D.check_unsigned(self, others[0])
             others = (_args.scalar_for(others[0], self.dtype), *others[1:])
-        elif others and type(others[0]) is complex:
+        elif others and isinstance(others[0], complex):  # (numpy's complex128 too)
             raise RuntimeError(f"result type {_args.complex_name(self.dtype)} can't be cast to "
                                f"the desired output type {_args.legacy(self.dtype)}")
         if forward_ad.levels and forward_ad.has_tangents((self, *others)):

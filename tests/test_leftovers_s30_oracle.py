@@ -14,6 +14,8 @@ import pytest
 from test_bad_input_fuzz21b_oracle import assert_as_torch
 
 ROW = "x = L.ones(3); i = L.tensor([0]); "
+# an int list's overflow: its message up to the C++ frames torch's carries
+UNPACKED = "try:\n    {}\nexcept TypeError as e:\n    R = str(e).split('\\nException')[0]"
 
 
 @pytest.mark.parametrize("program", [
@@ -225,6 +227,60 @@ ROW = "x = L.ones(3); i = L.tensor([0]); "
     "R = L.linalg.cholesky(L.eye(2, requires_grad=True), out=L.ones(1))",
     "R = L.linalg.solve(L.eye(2, requires_grad=True), L.ones(2), out=L.ones(1))",
     "R = L.linalg.matmul(L.eye(2, requires_grad=True), L.eye(2), out=L.ones(1))",
+    # a factory's out= that requires grad: the arguments unpacked first; randn's and empty's
+    # out= resize it (torch's refusal of that)
+    *(UNPACKED.format(call) for call in (
+        "L.ones((2**63,), out=L.ones(1, requires_grad=True))",
+        "L.zeros(2, 2**63, out=L.ones(1, requires_grad=True))",
+        "L.rand((2**63,), out=L.ones(1, requires_grad=True))")),
+    "R = L.arange(2**64, out=L.ones(1, requires_grad=True))",
+    "R = L.linspace(0, 1, 2**63, out=L.ones(1, requires_grad=True))",
+    "R = L.ones((-1,), out=L.ones(1, requires_grad=True))",
+    "R = L.randn(2, out=L.ones(1, requires_grad=True))",
+    "R = L.empty(2, out=L.ones(1, requires_grad=True))",
+    "R = L.empty(-1, out=L.ones(1, requires_grad=True))",
+    "R = L.zeros(2, out=L.ones(1, requires_grad=True))",
+    # one float16 element: fill_'s fast path reads a double (its imaginary part refused)
+    "R = L.full((1,), 1j, dtype=L.float16)",
+    "R = L.full((2,), 1j, dtype=L.float16)",
+    "R = L.ones(1, dtype=L.float16).fill_(1j)",
+    "R = L.ones(1, dtype=L.float16).fill_(2+0j)",
+    "R = L.ones(1, dtype=L.float16).fill_(1e300)",
+    "R = L.scalar_tensor(1j, dtype=L.float16)",
+    # out=: linspace reads complex ends into out's dtype; logsumexp unpacks its dim first;
+    # empty_strided's lists typed before either is unpacked
+    "R = L.linspace(0, 1j, 10, out=L.ones(1))",
+    "R = L.logspace(0, 1j, 10, out=L.ones(1))",
+    "R = L.linspace(0, 2+0j, 3, out=L.ones(1))",
+    "R = L.linspace(0, 1j, 10, dtype=L.float32)",
+    "R = L.logsumexp(L.ones(2, dtype=L.int64), 2**63, out=L.ones(1, dtype=L.int64))",
+    "R = L.logsumexp(L.ones(2, dtype=L.int64), 5, out=L.ones(1, dtype=L.int64))",
+    "R = L.empty_strided((2, None), 6)",
+    "R = L.empty_strided(size=2, stride=(1,))",
+    "R = L.empty_strided((2,), stride=1)",
+    "R = L.ones(2).new_empty_strided((2,), stride=1)",
+    # numpy's scalars as torch's parser reads them: complex128 is a Python complex, float32
+    # a real number (in-place and out= casts refused before the kernel)
+    "R = L.ones(2, dtype=L.int64).add_(np.complex128(1j))",
+    "R = L.ones(0, dtype=L.int64).add_(np.complex128(complex('nan')))",
+    "R = L.ones(2, 1, dtype=L.uint8).__iand__(np.complex128(2**63))",
+    "R = L.ones(2, dtype=L.int64).add_(np.complex64(1j))",
+    "R = L.bitwise_xor(L.ones(2, 3, dtype=L.bool), np.float32(0.5), out=L.ones(3, 0, "
+    "dtype=L.bool))",
+    "R = L.add(L.ones(2, 3, dtype=L.int64), np.float32(0.5), out=L.ones(2, 3, dtype=L.int64))",
+    "R = L.ones((), dtype=L.float16).pow(complex('nan'))",
+    "R = L.ones(2, dtype=L.float16) ** 1j",
+    "R = L.ones(2, dtype=L.float16).pow_(1j)",
+    # arange of bools is int64's; a 0-d numpy array indexes as its value truncated (or bool)
+    "R = L.arange(True, True, True)",
+    "R = L.arange(False, True, True)",
+    "R = L.ones(0)[np.array(2.0)]",
+    "R = L.arange(5.)[np.array(2.7)]",
+    "R = L.arange(5.)[np.array(-1.5)]",
+    "R = L.ones(3)[np.array(True)]",
+    "R = L.arange(6.).reshape(2, 3)[np.array(1.9), np.array(1.9)]",
+    "R = L.arange(5.)[np.float64(2.0)]",
+    "x = L.arange(5.); x[np.array(1.5)] = 9; R = x",
 ])
 def test_as_torch(program: str) -> None:
     assert_as_torch(program)

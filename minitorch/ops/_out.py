@@ -67,7 +67,7 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
         if label in _COMPLEX_CAST_FIRST:
             _complex_into(args[:2], out)
         if promoted and len(args) >= 2 and all(
-                isinstance(a, (Tensor, int, float)) for a in args[:2]):
+                isinstance(a, Tensor) or _args.is_real(a) for a in args[:2]):
             broadcast_pair(*args[:2])  # (TensorIterator's shape first, then its dtypes)
             _check_cast(D.result_type(*args[:2]), out)
         unimplemented = label in _DERIVATIVE_NOT_IMPLEMENTED  # (its NotImplemented record
@@ -825,6 +825,7 @@ def _logsumexp_writes(key: str, args: tuple, kwargs: dict) -> tuple | None:
     first = args[0] if args else kwargs.get("input")
     if key != "logsumexp" or not isinstance(first, Tensor):
         return None
+    _args.dims(key, args[1] if len(args) > 1 else kwargs.get("dim"), None)  # (unpacked first)
     return key, first.dtype if first.dtype.is_floating_point else D.get_default_dtype()
 
 

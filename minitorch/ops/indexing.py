@@ -322,7 +322,7 @@ def key_parts(key: Any) -> tuple:
     ((0, 1), ([0, 1], [1, 0]), ([0, 1],))
     """
     if isinstance(key, tuple):
-        return _narrow_index_tensors(key)
+        return _narrow_index_tensors(tuple(map(_zero_d_array, key)))
     if isinstance(key, Tensor):
         return _narrow_index_tensors((key,))
     if isinstance(key, list) and len(key) < 32 and any(map(_multidimensional, key)):
@@ -332,7 +332,16 @@ def key_parts(key: Any) -> tuple:
                       "x[torch.tensor(seq)], which will result either in an error or a "
                       "different result", UserWarning, stacklevel=4)
         return tuple(key)
-    return (key,)
+    return (_zero_d_array(key),)
+
+
+def _zero_d_array(p: Any) -> Any:
+    """A 0-d numpy array as torch's indexing reads it: a real one as its value truncated to an
+    int, a bool one as a bool (numpy's scalars are refused, as torch's)."""
+    if type(p).__name__ != "ndarray" or p.ndim or _args.kind_of(p.dtype) not in (
+            "bool", "int", "float"):
+        return p
+    return bool(p) if _args.kind_of(p.dtype) == "bool" else int(p)
 
 
 def _check_index_dtype(p: Tensor) -> None:

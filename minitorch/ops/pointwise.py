@@ -1475,6 +1475,8 @@ def pow(input: Any, exponent: Any) -> Tensor:
         return PowTensorExponent.apply(input, exponent)
     if type(exponent) is int and not _args.INT64_MIN <= exponent < 2 ** 64:
         raise _args.int_overflow(exponent)  # past what torch's parser reads, any dtype
+    if isinstance(exponent, complex) and input.dtype.name == "float16":
+        raise _args.not_implemented("pow", "ComplexHalf")  # (torch's kernel has none)
     return PowScalarExponent.apply(input, exponent=exponent)
 
 
