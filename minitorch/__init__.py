@@ -453,6 +453,8 @@ def _method(name: str, other: str | None = None):  # type: ignore[no-untyped-def
     """``minitorch.name(input, ...)`` as ``input.name(...)``; ``other`` names a second
     tensor argument, checked here so that torch's message counts it as position 2."""
     def fn(input: Tensor, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if too_many := _call_form.too_many_positional(fn, name, (input, *args), False):
+            raise TypeError(too_many)  # (the parser counts them before any type)
         if not isinstance(input, Tensor):
             raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
                             f"{_args.type_name(input)}")

@@ -133,6 +133,9 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
                 given = rest  # (its values missing: the parser's refusal of them first)
             elif stray == "self" and name in PYTHON_METHODS:  # (Python's, torch's self)
                 raise TypeError(f"Tensor.{name}() got multiple values for argument 'self'")
+            elif stray == "out" and not var_values and not binds(fn, args, rest):
+                fn(*args, **rest)  # the other arguments' binding refused first (too many,
+                # one given twice), as torch's parser reads its parameters before out=
             elif stray and (stray == "out" or var_values or binds(fn, args, rest)):
                 raise TypeError(f"{'Tensor.' * (name in PYTHON_METHODS)}{fn.__name__}() got an "
                                 f"unexpected keyword argument '{stray}'")  # the tensor, and

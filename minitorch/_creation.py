@@ -65,8 +65,8 @@ def _python_array(data: Any, dtype: D.dtype | None) -> np.ndarray:
         return np.zeros(lengths, (target or D.float64).np)  # (torch reads no item into it)
     values = _unwrap(data, lengths=lengths, dtype=target)
     if target is None:
-        raise TypeError("minitorch supports float32, float64, int64 and bool tensors, not "
-                        "complex ones")
+        raise TypeError(f"minitorch has no complex tensors (its dtypes are "
+                        f"{', '.join(D._BY_NAME)}); give real numbers, or keep the real parts")
     return _python_values(values, target)
 
 

@@ -1559,11 +1559,18 @@ def internal_overlap_error() -> RuntimeError:
 
 
 def broadcast_shapes(*shapes: tuple) -> tuple:
-    """The shape that all ``shapes`` broadcast to (torch's message when none exists)."""
+    """The shape that all ``shapes`` broadcast to (torch's message when none exists: each
+    shape met in turn, its dims from the last, as torch's ``infer_size``).
+
+    >>> broadcast_shapes((2, 3, 4), (3, 3, 0))
+    Traceback (most recent call last):
+    RuntimeError: The size of tensor a (4) must match the size of tensor b (0) at non-singleton \
+dimension 2
+    """
     ndim = max(len(s) for s in shapes)
     out = [1] * ndim
     for s in shapes:
-        for i, size in enumerate(s, ndim - len(s)):
+        for i, size in reversed(list(enumerate(s, ndim - len(s)))):
             if size != 1 and out[i] != 1 and size != out[i]:
                 raise RuntimeError(
                     f"The size of tensor a ({out[i]}) must match the size of tensor b ({size}) "

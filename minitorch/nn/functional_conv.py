@@ -491,10 +491,14 @@ def _check_onednn_transposed(weight: Tensor, dilation: tuple) -> None:
     if len(dilation) == 3 and min(dilation) == 0:
         raise RuntimeError("dimensions are invalid")
     if not weight.numel() or any(d == 0 and k > 1 for d, k in zip(dilation, weight.shape[2:])):
-        raise RuntimeError("could not create a primitive descriptor for the deconvolution "
-                           "forward propagation primitive. Run workload with environment "
-                           "variable ONEDNN_VERBOSE=all to get additional diagnostic "
-                           "information.")
+        raise _onednn_refusal("deconvolution")
+
+
+def _onednn_refusal(primitive: str) -> RuntimeError:
+    """oneDNN's refusal of a ``primitive`` ("convolution", "deconvolution") it cannot set up."""
+    return RuntimeError(f"could not create a primitive descriptor for the {primitive} forward "
+                        "propagation primitive. Run workload with environment variable "
+                        "ONEDNN_VERBOSE=all to get additional diagnostic information.")
 
 
 def _check_output_padding(geometry: tuple, output_padding: tuple) -> None:
@@ -553,7 +557,7 @@ def _check_window(input: Tensor, weight: Tensor, geometry: tuple, groups: int) -
         shown = [1, *dilation] if len(dilation) == 1 else list(dilation)
         raise RuntimeError(f"dilation should be greater than zero, but got {shown}")
     _check_empty(input)
-    _check_kernel(input, weight)
+    _check_kernel(input, weight, _uses_onednn(input, weight, stride, dilation, groups))
 
 
 def _check_empty(input: Tensor) -> None:
@@ -564,15 +568,17 @@ def _check_empty(input: Tensor) -> None:
                            f"input shape: {list(input.shape)}")
 
 
-def _check_kernel(input: Tensor, weight: Tensor) -> None:
+def _check_kernel(input: Tensor, weight: Tensor, onednn: bool = False) -> None:
     """torch's refusal of a kernel with an empty side (a 1-d one is its 2-d kernel of height
-    1, a 3-d one is told T x H x W); with an empty input, the IndexError of torch's empty
-    path, which reads the kernel's first element."""
+    1, a 3-d one is told T x H x W; oneDNN's where ``onednn`` runs it); with an empty input,
+    the IndexError of torch's empty path, which reads the kernel's first element."""
     kernel = tuple(weight.shape[2:])
     if 0 not in kernel:
         return
     if not input.numel():
         raise IndexError("select(): index 0 out of range for tensor of size [0] at dimension 0")
+    if onednn:
+        raise _onednn_refusal("convolution")
     if len(kernel) == 3:
         raise RuntimeError("kernel size should be greater than zero, but got: "
                            f"{' x '.join(map(str, kernel))} (TxHxW)")

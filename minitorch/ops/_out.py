@@ -306,7 +306,12 @@ _NOT_DIFFERENTIABLE = _BOOL_OUT | {
     "less_equal", "not_equal", "logical_and", "logical_or", "logical_xor"}
 # ops whose derivative it leaves "not implemented": only an out that requires grad is
 # refused, in the aten op's name
+# the view copies (view_copies.py's single-output ones), whose out= has no derivative either
+_VIEW_COPIES = tuple(f"{view}_copy" for view in (
+    "view", "permute", "expand", "t", "transpose", "squeeze", "unsqueeze", "diagonal", "select",
+    "slice", "unfold", "alias", "as_strided", "detach"))
 _DERIVATIVE_NOT_IMPLEMENTED = frozenset({
+    *_VIEW_COPIES, "diag_embed",
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
     "bitwise_right_shift", "gcd", "lcm", "floor_divide", "heaviside", "conj_physical"})
 
@@ -763,10 +768,13 @@ def _runs(key: str, op: str, args: tuple, kwargs: dict) -> tuple:
     """``(refused, recorded)`` for a call of ``key`` with out=: the op with out= it runs,
     which autograd's refusal names (None where it refuses nothing), and whether the result is
     copied into out as recorded (:data:`_COPIED`); matrix_power's product, inverse, copy or
-    identity by its power; vecdot's vdot of vectors, else its sum."""
+    identity by its power; vecdot's vdot of vectors, else its sum; diag's its diagonal_copy
+    (of a matrix) or diag_embed."""
     if key in ("matrix_power", "linalg_matrix_power"):
         n = args[1] if len(args) > 1 else kwargs.get("n")
         return (None, n == 1) if n in (0, 1) else ("linalg_inv_ex" if n < 0 else "matmul", False)
+    if key == "diag" and isinstance(first := args[0] if args else kwargs.get("input"), Tensor):
+        return "diagonal_copy" if first.dim() == 2 else "diag_embed", False
     if key == "linalg_vecdot":
         tensors = (*args[:2], *(kwargs[k] for k in ("x", "y") if k in kwargs))
         return "vdot" if all(t.dim() == 1 for t in tensors) else "sum", False
@@ -928,9 +936,7 @@ PARSED_OUT = {
         "orgqr", "lu_solve", "renorm", "addr", "gcd", "lcm", "masked_select", "addbmm",
         "matrix_power", "cholesky_solve", "nonzero", "nonzero_static", "frobenius_norm",
         "nuclear_norm",
-        *(f"{view}_copy" for view in (  # view_copies.py's single-output ones
-            "view", "permute", "expand", "t", "transpose", "squeeze", "unsqueeze", "diagonal",
-            "select", "slice", "unfold", "alias", "as_strided", "detach"))),
+        *_VIEW_COPIES),
         "Tensor"),
     **dict.fromkeys(("aminmax", "cummax", "cummin", "frexp", "geqrf", "kthvalue", "median",
                      "mode", "nanmedian", "qr", "slogdet", "svd", "topk", "sort", "histogram",
@@ -1117,6 +1123,7 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
         args = _prepared(name, args, kwargs, outs)
         _kernel_checks_first(key, args, kwargs, outs[0], graded=False)
         refused, copied = _runs(key, op, args, kwargs)
+        unimplemented = refused in _DERIVATIVE_NOT_IMPLEMENTED  # (out takes its record)
         if name not in _NOT_DIFFERENTIABLE_OUT and refused:  # (theirs refuse no gradient)
             _refuse_grad(refused, _tensors_of((*args, *kwargs.values())), outs)
         first = args[0] if args else kwargs.get("input")
@@ -1127,12 +1134,20 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
             for o, field in (reversed if key in _VECTORS_FIRST else list)(list(zip(
                     outs, _CHECKED_FIRST.get(key, ())))):
                 _check_written(key, first, o, field)  # (before the kernel refuses the input)
-        with grad_mode._recording(copied and grad_mode._state.grad_enabled):
+        enabled = grad_mode._state.grad_enabled
+        with grad_mode._recording(copied and enabled):
             into = getattr(fn, "computed_into", None)  # (an op whose out= computes in out's
             if into is not None and outs[0].dtype.is_floating_point:  # dtype: logsumexp)
                 result = into(outs[0].dtype, *args, **kwargs)
             elif key == "max_all" and isinstance(first, Tensor) and not first.numel():
                 result = _extremum_of_none(name, first)
+            elif unimplemented:
+                from .pointwise import WrittenWithoutDerivative  # (pointwise imports this)
+
+                with grad_mode._recording(enabled):
+                    result = WrittenWithoutDerivative.on(
+                        *_tensors_of((*args, *kwargs.values())), fn=fn, args=args, kwargs=kwargs,
+                        name=refused)
             else:
                 result = fn(*args, **kwargs)
         if key == "max_all" and result.dtype is not outs[0].dtype is not D.float16:  # torch
@@ -1145,8 +1160,8 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
         order = _CHECK_ORDER.get(key, range(len(outs))[::-1 if key in _VECTORS_FIRST else 1])
         checked = {i: _check_written(key, results[i] if copied else results[i].detach(),
                                      outs[i], fields[i]) for i in order}
-        for i, o in enumerate(outs):
-            _write(checked[i], o)  # (every dtype checked before any is written)
+        for i, o in enumerate(outs):  # (every dtype checked before any is written)
+            _write(results[i] if unimplemented else checked[i], o, not unimplemented)
         if not many:
             return out
         from .. import return_types

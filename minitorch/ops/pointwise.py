@@ -29,7 +29,7 @@ from .._dtype import (
 from .._dtype import bool as bool_
 from .._tensor import Tensor, broadcast_pair, broadcast_shapes, sum_to, sum_to_array
 from .._warn_once import warn_once
-from ..autograd import forward_ad, profiler, torch_events
+from ..autograd import forward_ad, grad_mode, profiler, torch_events
 from ..backend import (
     array_dtype,
     c_order,
@@ -1778,6 +1778,28 @@ class _NoDerivative(Op):
     @classmethod
     def backward(cls, ctx: Any, *grads: Any) -> tuple:
         raise RuntimeError(f"derivative for {cls._profile_name} is not implemented")
+
+
+class WrittenWithoutDerivative(_NoDerivative):
+    """The result of an op whose out= torch gives no derivative (a view copy's, torch's
+    ``name``): computed by ``fn``, recorded under torch's ``NotImplemented`` node."""
+
+    node_name = "NotImplemented"
+    refuses_tangents = False
+
+    @classmethod
+    def forward(cls, ctx: Any, *recorded: Tensor, operands: tuple, options: dict) -> Tensor:
+        ctx.op_name = options["name"]
+        return super().forward(ctx, *recorded, operands=operands, options=options)
+
+    @staticmethod
+    def compute(*operands: Any, fn: Any, args: tuple, kwargs: dict, name: str) -> Any:
+        with grad_mode._recording(False):
+            return fn(*args, **kwargs)._data
+
+    @classmethod
+    def backward(cls, ctx: Any, *grads: Any) -> tuple:
+        raise RuntimeError(f"derivative for aten::{ctx.op_name} is not implemented")
 
 
 class SetNotImplemented(_NoDerivative):
