@@ -538,6 +538,37 @@ def parameter_types(fn: Callable, name: str, args: tuple, kwargs: dict) -> str |
     return _first_type_error(name, _parser_parameters(fn), args, kwargs, 1)
 
 
+def parameter_values(fn: Callable, name: str, args: tuple, kwargs: dict) -> None:
+    """torch's binding's unpacking of the int and Number arguments of ``fn`` (its parser's
+    types: :func:`parser_types`), right to left as GCC evaluates them, once every type has
+    matched and before the op runs: an int past what int64 (a Scalar: uint64) holds refused.
+
+    >>> def addmm(input: Any, mat1: Any, mat2: Any, *, beta: Any = 1): ...
+    >>> parameter_values(parser_types(beta="Number")(addmm), "addmm", (), {"beta": 10 ** 20})
+    Traceback (most recent call last):
+    OverflowError: int too big to convert
+    """
+    signatures = getattr(fn, "torch_signatures", ())  # (an untyped one's type: its first
+    declared = {p[0]: p[1] for p in _signature_parameters(signatures[0])} if signatures else {}
+    given = []  # overload's)
+    for i, param in enumerate(_parser_parameters(fn)):
+        if param is None:
+            break
+        value = args[i] if i < len(args) else kwargs.get(param[0])
+        kind = param[1] or declared.get(param[0])
+        if kind and kind[0] in ("int", "Number", "tuple of ints") and (
+                type(value) is int or (kind[0] == "tuple of ints" and isinstance(value, (
+                    tuple, list)))):
+            given.append((param[0], kind[0], i, value))
+    for pname, kind, i, value in reversed(given):
+        if kind == "int" or (kind == "tuple of ints" and type(value) is int):
+            _args.integer(name, value, pname, i + 1)
+        elif kind == "tuple of ints":
+            _args.sizes(name, (value,), pname, check_negative=False, position=i + 1)
+        elif not _args.INT64_MIN <= value < 2 ** 64:
+            raise _args.int_overflow(value)
+
+
 def too_many_positional(fn: Callable, name: str, args: tuple, method: bool) -> str | None:
     """torch's refusal of more positional arguments than ``name`` takes (Python names an
     unknown keyword first), or None."""

@@ -44,14 +44,15 @@ channels_last = memory_format.made("channels_last")
 channels_last_3d = memory_format.made("channels_last_3d")
 
 
-def typed(fn: str, value: Any) -> None:
-    """torch's parser's refusal of a ``memory_format=`` that is none (None passes).
+def typed(fn: str, value: Any, optional: bool = True) -> None:
+    """torch's parser's refusal of a ``memory_format=`` that is none (None passes where
+    ``optional``).
 
     >>> typed("cuda", "channels_last")
     Traceback (most recent call last):
     TypeError: cuda(): argument 'memory_format' must be torch.memory_format, not str
     """
-    if value is not None and not isinstance(value, memory_format):
+    if not (value is None and optional) and not isinstance(value, memory_format):
         raise TypeError(f"{fn}(): argument 'memory_format' must be torch.memory_format, not "
                         f"{type(value).__name__}")
 
@@ -84,7 +85,7 @@ def dims_order(fn: str, value: Any, ndim: int) -> tuple | None:
     """For ``is_contiguous(memory_format=value)``: the dims from innermost out that
     channels_last (channels_last_3d) asks of an ``ndim``-d tensor, () where it cannot hold
     (another rank), None for plain row-major order (contiguous or preserve format)."""
-    typed(fn, value)
+    typed(fn, value, optional=False)
     if value is channels_last:
         return _CHANNELS_LAST_ORDER[4] if ndim == 4 else ()
     if value is channels_last_3d:

@@ -305,6 +305,23 @@ UNPACKED = "try:\n    {}\nexcept TypeError as e:\n    R = str(e).split('\\nExcep
     "R = L.diagonal_copy(L.ones(4, 5), out=L.ones(2, requires_grad=True))",
     "R = L.t_copy(L.ones(4, 5, requires_grad=True), out=L.ones(2)).sum().backward()",
     "R = L.diag(L.ones(3, requires_grad=True), out=L.ones(2)).sum().backward()",
+    # out=: the arguments' ints and Numbers unpacked before autograd's refusal; nanmean's
+    # own checks before its nansum's
+    "R = L.addbmm(L.ones(1), L.ones(3, 2), L.ones(2, 3, 4, requires_grad=True), beta=10**20, "
+    "out=L.ones(0, dtype=L.int8))",
+    "R = L.addmm(L.ones(2, 2), L.ones(2, 2, requires_grad=True), L.ones(2, 2), alpha=-2**64, "
+    "out=L.ones(1))",
+    "R = L.cumsum(L.ones(2, requires_grad=True), 2**63, out=L.ones(1))",
+    "R = L.sum(L.ones(2, requires_grad=True), 2**63, out=L.ones(1))",
+    *(UNPACKED.format(call) for call in (
+        "L.sum(L.ones(2, requires_grad=True), (0, 2**63), out=L.ones(1))",
+        "L.amax(L.ones(2, requires_grad=True), (0, 2**63), out=L.ones(1))")),
+    "R = L.nanmean(L.ones(3, requires_grad=True), 0, dtype=L.int64, out=L.ones(()))",
+    "R = L.nanmean(L.ones(3, requires_grad=True), 5, out=L.ones(()))",
+    "R = L.nanmean(L.ones(3, requires_grad=True), out=L.ones(()))",
+    "R = L.nanmean(L.ones(3, dtype=L.int64), 0, out=L.ones(()))",
+    "R = L.nanmean(L.ones(3, dtype=L.int64), 0)",
+    "R = L.nanmean(L.ones(3), 0, out=L.ones(()))",
 ])
 def test_as_torch(program: str) -> None:
     assert_as_torch(program)

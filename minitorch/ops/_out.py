@@ -491,6 +491,7 @@ dtype and Long for out's dtype.
             raise TypeError(typed)  # torch's parser reads out, keyword-only, last
         if not _call_form.binds(fn, args, kwargs):
             fn(*args, **kwargs)  # (Python's refusal, which the op's entry words as torch's)
+        _call_form.parameter_values(fn, name, args, kwargs)
 
         def into_out(input: Tensor, *args: Any, **kwargs: Any) -> Tensor:
             if kind == "same" and input.dtype is not out.dtype:
@@ -1000,13 +1001,17 @@ def add_parsed_out(namespace: dict, table: dict, prefix: str = "") -> None:
 
 def _prepared(name: str, args: tuple, kwargs: dict, outs: tuple) -> tuple:
     """The arguments as the op with ``out=`` reads them: std and var compute in a floating
-    out's dtype; diff's refusal of an empty dim it narrows."""
+    out's dtype; diff's refusal of an empty dim it narrows; nanmean's checks."""
     first = args[0] if args else None
     if name in ("std", "var") and isinstance(first, Tensor) and \
             first.dtype.is_floating_point and outs[0].dtype.is_floating_point:
         return (first.to(outs[0].dtype), *args[1:])
     if name == "diff":
         _check_diff_into_out(*args, **kwargs)
+    if name == "nanmean":  # its checks (dims counted by a sum), before its nansum's out=
+        from .reduction_more import _sum_dims  # (reduction_more imports this module)
+
+        _sum_dims(name, *args, **kwargs, into=True)
     return args
 
 
@@ -1120,6 +1125,7 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
             _count_refused(fn, args, kwargs, size, len(outs))
         if not _call_form.binds(fn, args, kwargs):  # a stray keyword: refused after out's
             return fn(*args, **kwargs)  # elements are read, before anything else
+        _call_form.parameter_values(fn, name, args, kwargs)
         args = _prepared(name, args, kwargs, outs)
         _kernel_checks_first(key, args, kwargs, outs[0], graded=False)
         refused, copied = _runs(key, op, args, kwargs)

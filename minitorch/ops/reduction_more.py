@@ -191,9 +191,11 @@ class Nansum(Op):
         return (cast_back(ctx, grad),)
 
 
-def _sum_dims(fn: str, input: Tensor, dim: Any, keepdim: Any, dtype: Any = None) -> tuple:
+def _sum_dims(fn: str, input: Tensor, dim: Any = None, keepdim: Any = False, dtype: Any = None,
+              into: bool = False) -> tuple:
     """The dims and keepdim of nansum or nanmean after torch's checks in its order: the
-    parser's types, then nanmean's dtypes (of ``input``, of ``dtype``), then the dims' range."""
+    parser's types, then nanmean's dtypes (of ``input``, worded otherwise ``into`` an out=
+    tensor; of ``dtype``), then the dims' range."""
     _args.tensor_args(fn, (input, "input", 1))
     _args.dim_types(fn, dim)
     keepdim = _args.flag(fn, keepdim, "keepdim")
@@ -201,7 +203,9 @@ def _sum_dims(fn: str, input: Tensor, dim: Any, keepdim: Any, dtype: Any = None)
     _args.dims(fn, dim, None)  # the rest of the dims unpacked once every type matched
     if fn == "nanmean":
         if not input.dtype.is_floating_point:
-            raise RuntimeError("nanmean(): expected input to have floating point or complex "
+            raise RuntimeError("nanmean(): integral types and 'Bool' are not supported for "
+                               "nanmean, even for empty tensors." if into else
+                               "nanmean(): expected input to have floating point or complex "
                                f"dtype but got {_args.legacy(input.dtype)}")
         if wanted is not None and not wanted.is_floating_point:
             raise RuntimeError("nanmean(): could not infer output dtype. Optional dtype must "
