@@ -511,10 +511,12 @@ def types_first(fn: Callable, name: str, args: tuple, kwargs: dict, method: bool
     return _first_type_error(name, params[method:], args[method:], kwargs, 1)
 
 
-def positional_types(fn: Callable, name: str, args: tuple) -> str | None:
+def positional_types(fn: Callable, name: str, args: tuple, kwargs: dict | None = None
+                     ) -> str | None:
     """torch's refusal of the positional ``args`` of the function ``fn`` (too many, or one of
-    a type its parser checks: :func:`parser_types`), which its parser reads before any
-    keyword (a factory's ``dtype=``, ``layout=``); None where they pass.
+    a type its parser checks: :func:`parser_types`), and of its parameters before the
+    keyword-only ones given by keyword (``kwargs``), which its parser reads before any
+    keyword-only one (a factory's ``dtype=``, ``layout=``); None where they pass.
 
     >>> def full(size: Any, fill_value: float): ...
     >>> positional_types(full, "full", ((2,), None))
@@ -523,7 +525,7 @@ def positional_types(fn: Callable, name: str, args: tuple) -> str | None:
     if (too_many := too_many_positional(fn, name, args, False)) is not None:
         return too_many
     params = tuple(p for p in _parser_parameters(fn) if p is None or not p[3])
-    return _first_type_error(name, params, args, {}, 1) if args else None
+    return _first_type_error(name, params, args, kwargs or {}, 1) if args or kwargs else None
 
 
 def parameter_types(fn: Callable, name: str, args: tuple, kwargs: dict) -> str | None:

@@ -256,9 +256,9 @@ def creation_options(factory: Callable[..., Tensor], *, layout: bool = True,
         pinned = kwargs.pop("pin_memory", False) if pin_memory else False
         given = {k: kwargs.pop(k, None) for k, taken in options.items() if taken}
         kind = given.get("layout")
-        if sized and "size" not in kwargs:  # the parser reads the positional sizes' types first
-            _args.size_types(name, args)
-        if typed := _call_form.positional_types(factory, name, args):
+        if sized:  # the parser reads the sizes' types first
+            _args.size_types(name, (kwargs["size"],) if "size" in kwargs else args)
+        if typed := _call_form.positional_types(factory, name, args, kwargs):
             raise TypeError(typed)  # torch's parser reads the positional arguments first
         if formats and kwargs.get("memory_format") is not None:  # first option in torch's
             _layout.checked(name, kwargs["memory_format"],  # (a *_like's input's rank)

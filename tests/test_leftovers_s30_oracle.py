@@ -322,6 +322,18 @@ UNPACKED = "try:\n    {}\nexcept TypeError as e:\n    R = str(e).split('\\nExcep
     "R = L.nanmean(L.ones(3, dtype=L.int64), 0, out=L.ones(()))",
     "R = L.nanmean(L.ones(3, dtype=L.int64), 0)",
     "R = L.nanmean(L.ones(3), 0, out=L.ones(()))",
+    # the parameters before the keyword-only ones are typed first, by keyword too; a C
+    # function that takes no arguments refuses one in Python's words
+    "R = L.full_like(input=L.ones(4, dtype=L.bool), fill_value='a', layout='bilinear')",
+    "R = L.full_like(L.ones(4), 'a', layout='bilinear')",
+    "R = L.full(size=(2,), fill_value='a', layout='b')",
+    "R = L.zeros(size='a', layout='b')",
+    "R = L.zeros(size=2.5)",
+    "R = L.zeros(size=(2,), layout='b')",
+    "R = L.kthvalue(3, L.ones(2, 1), dim=True)",
+    "R = L.kthvalue(L.ones(3), 1, dim=True)",
+    "R = L.get_num_threads(None)",
+    "R = L.get_num_threads(x=1)",
 ])
 def test_as_torch(program: str) -> None:
     assert_as_torch(program)

@@ -51,6 +51,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .. import _args
 from ..backend import device_of, namespace
 
 GRAIN = 32768  # torch's at::internal::GRAIN_SIZE: below it a reduction runs on one thread
@@ -60,13 +61,14 @@ VECTOR_BYTES = 32
 _threads: list[int] = []  # set_num_threads' choice; empty: torch's default
 
 
-def get_num_threads() -> int:
+def get_num_threads(*args: Any, **kwargs: Any) -> int:
     """The threads torch would split a large sum between: the cores, or fewer if
     ``MKL_NUM_THREADS`` / ``OMP_NUM_THREADS`` ask (torch never takes more than the cores).
 
     >>> get_num_threads() >= 1
     True
     """
+    _args.no_arguments("torch.get_num_threads", args, kwargs)
     return _threads[0] if _threads else _default_threads()
 
 

@@ -186,8 +186,9 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> Any
     indices=tensor(2))
     """
     # the parser reads every type (k, dim, keepdim), then the values, before dim's range
-    k, dim, keepdim = _args.parsed("kthvalue", ("int", k, "k", 2), ("int", dim, "dim", 3),
-                                   ("bool", keepdim, "keepdim", 4))
+    _, k, dim, keepdim = _args.parsed("kthvalue", ("tensor", input, "input", 1),
+                                      ("int", k, "k", 2), ("int", dim, "dim", 3),
+                                      ("bool", keepdim, "keepdim", 4))
     d, x = _rows("kthvalue", input, dim)
     _nonempty("kthvalue", x, d)
     if not 1 <= k <= x.shape[d]:
