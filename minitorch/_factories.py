@@ -257,7 +257,7 @@ def creation_options(factory: Callable[..., Tensor], *, layout: bool = True,
         given = {k: kwargs.pop(k, None) for k, taken in options.items() if taken}
         kind = given.get("layout")
         if sized:  # the parser reads the sizes' types first
-            _args.size_types(name, (kwargs["size"],) if "size" in kwargs else args)
+            _args.size_types(name, (kwargs["size"],) if "size" in kwargs and not args else args)
         if typed := _call_form.positional_types(factory, name, args, kwargs):
             raise TypeError(typed)  # torch's parser reads the positional arguments first
         if formats and kwargs.get("memory_format") is not None:  # first option in torch's

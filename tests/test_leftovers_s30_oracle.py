@@ -330,6 +330,8 @@ UNPACKED = "try:\n    {}\nexcept TypeError as e:\n    R = str(e).split('\\nExcep
     "R = L.zeros(size='a', layout='b')",
     "R = L.zeros(size=2.5)",
     "R = L.zeros(size=(2,), layout='b')",
+    "R = L.empty(1, size=None)",
+    "R = L.zeros(1, size=(2,))",
     "R = L.kthvalue(3, L.ones(2, 1), dim=True)",
     "R = L.kthvalue(L.ones(3), 1, dim=True)",
     "R = L.get_num_threads(None)",
