@@ -182,7 +182,8 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
                                          first + [p[0] for p in read if not p[3]], args, given)
             if _refused_by_binding(error, forwarders) and parsed:
                 message = torch_arity(message, name, method, needed,
-                                      bare=method and len(parameters) == 1) or message
+                                      bare=method and len(parameters) == 1,
+                                      keywords=bool(kwargs)) or message
             elif _refused_by_binding(error, forwarders) and method:
                 message = python_method(message, name)
             keyword = _ARGUMENT.fullmatch(message)
@@ -402,14 +403,14 @@ def _plausible_names(signatures: list, given: int, count: int) -> list:
 
 
 def torch_arity(message: str, name: str, method: bool, required: list,
-                bare: bool = False) -> str | None:
+                bare: bool = False, keywords: bool = False) -> str | None:
     """Python's refusal of a call's argument count (``message``) in the words of torch's
     parser, for ``name`` with the ``required`` parameters (after ``self`` for a ``method``,
     whose count Python's message includes): torch counts the positional arguments after
     ``self`` and names every required one from the first missing, quoted as a C string
     (its "argument" and "arguments" swapped, as in its source). A ``bare`` method, that
     takes nothing but ``self``, is a C method in torch, refused in Python's words for one
-    (any keyword too). None for other messages.
+    (any keyword first, where the call gave ``keywords``). None for other messages.
 
     >>> torch_arity("f() missing 1 required positional argument: 'dim1'", "transpose", True,
     ...             ["dim0", "dim1"])
@@ -418,7 +419,7 @@ def torch_arity(message: str, name: str, method: bool, required: list,
     ...             ["other"])
     'view_as() takes 1 positional argument but 2 were given'
     """
-    if bare and _UNEXPECTED.fullmatch(message):
+    if bare and (keywords or _UNEXPECTED.fullmatch(message)):
         return f"TensorBase.{name}() takes no keyword arguments"
     missing = _PYTHON_MISSING.fullmatch(message)
     if missing:
@@ -551,8 +552,9 @@ def parameter_values(fn: Callable, name: str, args: tuple, kwargs: dict) -> None
     OverflowError: int too big to convert
     """
     signatures = getattr(fn, "torch_signatures", ())  # (an untyped one's type: its first
+    # overload's)
     declared = {p[0]: p[1] for p in _signature_parameters(signatures[0])} if signatures else {}
-    given = []  # overload's)
+    given = []
     for i, param in enumerate(_parser_parameters(fn)):
         if param is None:
             break

@@ -336,6 +336,11 @@ UNPACKED = "try:\n    {}\nexcept TypeError as e:\n    R = str(e).split('\\nExcep
     "R = L.kthvalue(L.ones(3), 1, dim=True)",
     "R = L.get_num_threads(None)",
     "R = L.get_num_threads(x=1)",
+    # a C method that takes nothing names a keyword first, positional arguments too
+    "R = L.ones(2).abs_(1, foo=2)",
+    "R = L.ones(2).deg2rad(1, foo=2)",
+    "R = L.ones(2).abs_(1)",
+    "R = L.ones(2).abs_(foo=2)",
 ])
 def test_as_torch(program: str) -> None:
     assert_as_torch(program)
