@@ -276,7 +276,7 @@ def linalg_lu_factor_ex(A: Tensor, *, pivot: bool = True, check_errors: bool = F
     kwargs["get_infos"] if "get_infos" in kwargs else len(args) > 2 and args[2]) else
     "_lu_no_infos")  # (the function torch's boolean_dispatch runs)
 def lu(A: Tensor, pivot: bool = True, get_infos: bool = False, out: Any = None) -> tuple:
-    """torch's deprecated ``lu`` (and ``Tensor.lu``): ``(LU, pivots)`` of
+    """torch's deprecated ``lu``: ``(LU, pivots)`` of
     :func:`linalg_lu_factor_ex`, with its ``info`` too when ``get_infos``; a zero pivot is
     not refused. torch warns once.
 
@@ -297,7 +297,8 @@ def lu(A: Tensor, pivot: bool = True, get_infos: bool = False, out: Any = None) 
 
 
 def tensor_lu(self: Tensor, pivot: bool = True, get_infos: bool = False) -> tuple:
-    """``Tensor.lu``, torch's Python method: :func:`lu` without its warning, nor ``out=``.
+    """``Tensor.lu``, torch's Python method: :func:`lu` without ``out=`` (it warns the same,
+    once, as the op both call).
 
     >>> minitorch.tensor([[0., 1.], [2., 0.]]).lu()[1]
     tensor([2, 2], dtype=torch.int32)
