@@ -57,19 +57,6 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     Traceback (most recent call last):
     TypeError: chunk(): argument 'chunks' must be int, not float
     """
-    parameters = list(inspect.signature(fn).parameters)
-    # a parsed method's tensor, which Python would bind by its name (torch's Python methods
-    # name it self: input is an unknown keyword there)
-    # (with *values after it, given none, torch's parser finds them missing first; one that
-    # reads its keywords itself words its refusal)
-    kinds = {p.kind for p in inspect.signature(fn).parameters.values()}
-    var_values = inspect.Parameter.VAR_POSITIONAL in kinds
-    self_keywords = [k for k in ("self", "input") if k not in parameters[1:]] if method and \
-        not (var_values and inspect.Parameter.VAR_KEYWORD in kinds) else []
-    positional, required_all, taken = _parameters(fn)
-    required = _torch_required(fn)[method:]
-    # torch's methods take no out= (one of ``*dims`` reads its keywords itself)
-    out_stray = method and name not in PYTHON_METHODS and taken is not None
     forwarders = _forwarders(fn)
     parsed = name not in (PYTHON_METHODS if method else PYTHON_FUNCTIONS)
     varargs = method and getattr(fn, "int_varargs", False)
@@ -78,18 +65,16 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
         name not in ("share_memory_", "requires_grad_")  # (no write into the tensor)
     overloaded = bool(getattr(fn, "torch_signatures", ()))  # (an empty list: none declared)
     hidden = getattr(fn, "torch_hidden", False)
-    # the numpy names this function may be given (most have none: their calls skip the copy)
-    numpy_names = frozenset(alias for name, aliases in _NUMPY_NAMES.items() if parsed and
-                            name in parameters for alias in aliases if alias not in parameters)
-
     alone = getattr(fn, "keyword_alone", None)
     signatures = getattr(fn, "torch_signatures", ())
-    positional_only = [p.name for p in inspect.signature(fn).parameters.values()
-                       if p.kind is p.POSITIONAL_ONLY]
     api_name = f"torch.Tensor.{name}" if method else _api_name(name)
+    learned: _Signature | None = None  # read at the first call, not at import
 
     @functools.wraps(fn)
     def called(*args: Any, **kwargs: Any) -> Any:
+        nonlocal learned
+        (parameters, var_values, self_keywords, positional, required_all, required, out_stray,
+         numpy_names, positional_only) = learned or (learned := _Signature.of(fn, name, method))
         written = args  # (torch's messages list the arguments as the caller wrote them)
         if varargs and len(args) > 2:
             args = _packed_ints(args)
@@ -208,6 +193,47 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
 
     called.op = fn  # type: ignore[attr-defined]  # for a function that forwards to it
     return called
+
+
+class _Signature(NamedTuple):
+    """What an :func:`entry` reads of its function's parameters (once, at its first call:
+    read for all of minitorch's thousand entries, it cost every ``import minitorch`` a fifth
+    of a second)."""
+
+    parameters: list  # the names, in order
+    var_values: bool  # whether it takes ``*values``
+    self_keywords: list  # a parsed method's tensor, which Python would bind by its name
+    positional: tuple  # see _Parameters
+    required_all: tuple
+    required: list  # those torch requires (:func:`_torch_required`), a method's self left out
+    out_stray: bool  # out= given to a method, which torch's methods never take
+    numpy_names: frozenset  # the numpy names it may be given (most: none, the call skips the
+    # copy)
+    positional_only: list
+
+    @classmethod
+    def of(cls, fn: Callable, name: str, method: bool) -> _Signature:
+        """``fn``'s, as the public ``name`` (a Tensor method where ``method``)."""
+        signature = inspect.signature(fn)
+        parameters = list(signature.parameters)
+        kinds = {p.kind for p in signature.parameters.values()}
+        var_values = inspect.Parameter.VAR_POSITIONAL in kinds
+        # (torch's Python methods name their tensor self: input is an unknown keyword there;
+        # with *values after it, given none, torch's parser finds them missing first; one
+        # that reads its keywords itself words its refusal)
+        self_keywords = [k for k in ("self", "input") if k not in parameters[1:]] if method \
+            and not (var_values and inspect.Parameter.VAR_KEYWORD in kinds) else []
+        positional, required_all, taken = _parameters(fn)
+        # (one of ``*dims`` reads its keywords itself)
+        out_stray = method and name not in PYTHON_METHODS and taken is not None
+        parsed = name not in (PYTHON_METHODS if method else PYTHON_FUNCTIONS)
+        numpy_names = frozenset(alias for known, aliases in _NUMPY_NAMES.items() if parsed and
+                                known in parameters for alias in aliases
+                                if alias not in parameters)
+        positional_only = [p.name for p in signature.parameters.values()
+                           if p.kind is p.POSITIONAL_ONLY]
+        return cls(parameters, var_values, self_keywords, positional, required_all,
+                   _torch_required(fn)[method:], out_stray, numpy_names, positional_only)
 
 
 _UNPACKED = re.compile(r"Overflow when unpacking long long$|.*failed to unpack the object")
