@@ -35,7 +35,7 @@ from nbformat.v4 import new_output
 from nbgrader.api import MissingEntry
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import ClearHiddenTests, Execute, OverwriteCells
-from traitlets import Bool, Dict, Integer, List
+from traitlets import Bool, Dict, Enum, Integer, List
 
 import minitorch.course
 from minitorch.course import OBSERVATION_MIME
@@ -565,6 +565,11 @@ class GuardedExecute(Execute):
         config=True)
     removed_seams = Dict(REMOVED_SEAMS, help="Per assignment id, the seams (and their twins) "
                          "left out of the kernel's copy of minitorch.").tag(config=True)
+    # A graded kernel's own exit (atexit hooks, the interpreter's teardown) took a second of
+    # every notebook and decides nothing: it is killed once the last cell has run (with its
+    # process group; in bwrap, with its whole pid namespace).
+    shutdown_kernel = Enum(["graceful", "immediate"], default_value="immediate",
+                           help="How the kernel is stopped after the last cell.").tag(config=True)
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs["kernel_manager_class"] = SandboxedKernelManager
