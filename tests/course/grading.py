@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import csv
+import functools
 import subprocess
 import sysconfig
 from collections.abc import Iterable, Mapping
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
+import nbgrader.api
 from nbformat import NotebookNode
 from nbgrader.api import Gradebook
 from nbgrader.apps import NbGraderAPI
@@ -37,6 +39,9 @@ from tools.build_course import (
 )
 
 use_environment_scripts()  # the gradebook is created by running `alembic`
+# Each new gradebook asks `alembic heads`, a subprocess that takes seconds, for the version
+# nbgrader's migrations end at, which is the same for every gradebook: asked once a process.
+nbgrader.api.get_alembic_version = functools.cache(nbgrader.api.get_alembic_version)
 
 
 @dataclass(frozen=True)
@@ -221,10 +226,14 @@ class CourseRoot:
         return self._path("feedback", student_id).with_suffix(".html").read_text()
 
     def feedback_many(self, student_ids: Iterable[str]) -> dict[str, str]:
-        """``nbgrader generate_feedback`` for every autograded student at once."""
-        _succeed(self._api().generate_feedback(self.assignment_id, "*"), "generate_feedback")
+        """``nbgrader generate_feedback`` for the named autograded students, in one run."""
+        wanted = set(student_ids)
+        others = [path.name for path in (self.root / "autograded").iterdir()
+                  if path.name not in wanted]
+        api = self._api({"CourseDirectory": {"student_id_exclude": ",".join(others)}})
+        _succeed(api.generate_feedback(self.assignment_id, "*"), "generate_feedback")
         return {student_id: self._path("feedback", student_id).with_suffix(".html").read_text()
-                for student_id in student_ids}
+                for student_id in wanted}
 
     def grade(
         self, student_id: str, nb: NotebookNode, config: Mapping[str, Any] | None = None

@@ -1,6 +1,6 @@
-"""Every chapter in solutions/: its committed release is current, and nbgrader grades it
-right (the solution earns full marks; the untouched release and one with its test cells
-edited to `pass` earn 0), alone and all together in one instructor root."""
+"""Every chapter in solutions/: its committed release is current, and nbgrader grades every
+chapter right, all together in one instructor root. (Each chapter alone, its solution, release
+and wrong answers in one run: test_wrong_answers.py.)"""
 
 import shutil
 import subprocess
@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from grading import CourseRoot, grade_cells, nbgrader, passify_tests, read_grades
+from grading import grade_cells, nbgrader, read_grades
 from nbgrader.api import Gradebook
 
 from tools.build_course import (
@@ -68,21 +68,6 @@ def test_every_test_cell_observes_in_hidden_tests(assignment_id: str) -> None:
         if "observe(" not in hidden.partition("### END HIDDEN TESTS")[0]:
             blind.append(cell.metadata.nbgrader.grade_id)
     assert blind == [], f"test cells with no hidden observe(...): {blind}"
-
-
-@chapters
-def test_solution_full_marks_release_zero(assignment_id: str, tmp_path: Path) -> None:
-    root = CourseRoot(tmp_path, CHAPTERS[assignment_id])
-    assert grade_cells(root.solution(), tests=True), "a chapter needs graded test cells"
-    solution = root.grade("solution", root.solution())
-    assert solution.total == solution.max_total > 0, solution.errors()
-    release = root.grade("release", root.release())
-    assert release.total == 0, release.by_grade_id
-    # What a student sees: the release fails every test cell, even before hidden tests return.
-    assert root.validate("release", invert=True) == {}
-    # Test cells edited to `pass` are restored from the gradebook, hidden tests included.
-    passified = root.grade("passified", passify_tests(root.release()))
-    assert passified.total == 0, passified.by_grade_id
 
 
 def test_check_command_passes_on_the_repository() -> None:

@@ -8,7 +8,12 @@ then, for each wrong answer:
 
 - it loses points on its own exercise and on no other;
 - the feedback of its exercise's failing cells says what was expected and what the code gave
-  (or names the mistake), and never shows hidden test code.
+  (or names the mistake), and never shows hidden test code; the first wrong answer of each
+  exercise is also read in its feedback HTML (nbconvert's HTML costs seconds a notebook, and
+  turns every traceback into HTML the same way).
+
+The same run grades each chapter as a whole: the solution earns full marks, while the untouched
+release, and the release with its test cells edited to `pass`, earn nothing.
 """
 
 from __future__ import annotations
@@ -20,10 +25,10 @@ from html import unescape
 
 import nbformat
 import pytest
-from grading import CourseRoot, Grades, edit_cells
+from grading import CourseRoot, Grades, edit_cells, passify_tests
 
 from course.integrity import HideHiddenTests
-from tools.build_course import SOLUTIONS, read_source
+from tools.build_course import SOLUTIONS, find_sources, read_source
 
 pytestmark = [
     pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning"),
@@ -645,15 +650,20 @@ class Graded:
         solution = root.solution()
         sources = {cell.metadata.nbgrader.grade_id: cell.source for cell in solution.cells
                    if cell.metadata.get("nbgrader", {}).get("solution")}
-        submissions = {"solution": solution, "release": root.release()}
+        release = root.release()
+        submissions = {"solution": solution, "release": release,
+                       "passified": passify_tests(release)}
+        shown = []  # the students whose feedback HTML is made and read
         for exercise, answers in CORPUS[chapter].items():
             for name, (old, new) in answers.items():
                 assert sources[exercise].count(old) == 1, (exercise, name)
                 wrong = sources[exercise].replace(old, new)
                 submissions[student_id(exercise, name)] = edit_cells(solution, {exercise: wrong})
+            shown.append(student_id(exercise, next(iter(answers))))
         self.exercises = exercises_of(solution)
         self.grades = root.grade_many(submissions)
-        self.html = root.feedback_many(submissions)
+        self.html = root.feedback_many(shown)
+        self.invalid_release = root.validate("release", invert=True)
 
 
 @pytest.fixture(scope="module")
@@ -698,13 +708,21 @@ def test_the_corpus_has_five_wrong_answers_per_exercise(chapter: str) -> None:
     assert all(len(wrong) >= 5 for wrong in CORPUS[chapter].values())
 
 
+def test_every_chapter_has_a_corpus() -> None:
+    assert sorted(CORPUS) == sorted(find_sources(SOLUTIONS))
+
+
 @pytest.mark.parametrize("chapter", CORPUS)
 def test_the_solution_keeps_full_marks_and_the_release_scores_zero(
         graded: Callable[[str], Graded], chapter: str) -> None:
     corpus = graded(chapter)
     solution, release = corpus.grades["solution"], corpus.grades["release"]
     assert solution.total == solution.max_total > 0, solution.errors()
-    assert release.total == 0
+    assert release.total == 0, release.by_grade_id
+    # What a student sees: the release fails every test cell, even before hidden tests return.
+    assert corpus.invalid_release == {}
+    # Test cells edited to `pass` are restored from the gradebook, hidden tests included.
+    assert corpus.grades["passified"].total == 0, corpus.grades["passified"].by_grade_id
 
 
 @pytest.mark.parametrize(("chapter", "exercise", "name"), ENTRIES)
@@ -721,6 +739,7 @@ def test_a_wrong_answer_loses_points_on_its_exercise_only(
     text = _feedback_errors(grades, sorted(lost))
     assert EXPECTED_VS_GOT.search(text), text
     assert "HIDDEN TESTS" not in text
-    shown = next(line for line in text.splitlines()
-                 if re.search(r"first difference|this is what you get|got:? ", line))
-    assert shown.strip() in _html_text(corpus.html[student_id(exercise, name)])
+    if student_id(exercise, name) in corpus.html:
+        shown = next(line for line in text.splitlines()
+                     if re.search(r"first difference|this is what you get|got:? ", line))
+        assert shown.strip() in _html_text(corpus.html[student_id(exercise, name)])
