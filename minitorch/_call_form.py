@@ -73,8 +73,9 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
     @functools.wraps(fn)
     def called(*args: Any, **kwargs: Any) -> Any:
         nonlocal learned
+        learned = learned or _Signature.of(fn, name, method, parsed)
         (parameters, var_values, self_keywords, positional, required_all, required, out_stray,
-         numpy_names, positional_only) = learned or (learned := _Signature.of(fn, name, method))
+         numpy_names, positional_only) = learned
         written = args  # (torch's messages list the arguments as the caller wrote them)
         if varargs and len(args) > 2:
             args = _packed_ints(args)
@@ -212,8 +213,9 @@ class _Signature(NamedTuple):
     positional_only: list
 
     @classmethod
-    def of(cls, fn: Callable, name: str, method: bool) -> _Signature:
-        """``fn``'s, as the public ``name`` (a Tensor method where ``method``)."""
+    def of(cls, fn: Callable, name: str, method: bool, parsed: bool) -> _Signature:
+        """``fn``'s, as the public ``name`` (a Tensor method where ``method``; ``parsed``:
+        one torch's argument parser reads, not a function torch writes in Python)."""
         signature = inspect.signature(fn)
         parameters = list(signature.parameters)
         kinds = {p.kind for p in signature.parameters.values()}
@@ -226,7 +228,6 @@ class _Signature(NamedTuple):
         positional, required_all, taken = _parameters(fn)
         # (one of ``*dims`` reads its keywords itself)
         out_stray = method and name not in PYTHON_METHODS and taken is not None
-        parsed = name not in (PYTHON_METHODS if method else PYTHON_FUNCTIONS)
         numpy_names = frozenset(alias for known, aliases in _NUMPY_NAMES.items() if parsed and
                                 known in parameters for alias in aliases
                                 if alias not in parameters)
