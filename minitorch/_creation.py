@@ -774,11 +774,25 @@ def arange(start: Any, end: Any = _args.OMITTED, step: Any = 1, *, dtype: D.dtyp
     if name in ("float32", "float64"):  # torch's float64 steps, as its kernel rounds them
         array = _created(lambda xp: _fused.arange(xp, float(start), float(step), length,
                                                   backend.array_dtype(xp, name)), device)
-    else:  # an integer dtype: the truncated start and step in int64 as torch's kernel, then
-        # cast (wrapping); float16: in float64, then rounded
-        array = _created(lambda xp: xp.astype(start + step * xp.arange(length, dtype=xp.int64),
-                                              backend.array_dtype(xp, name)), device)
+    else:
+        # (a type of one or two bytes repeats after 2**bits values: one round is counted)
+        period = min(length, 2 ** (8 * dt.itemsize)) if dt.itemsize < 4 and \
+            not dt.is_floating_point else length
+        array = _created(lambda xp: _counted(xp, start, step, length, period,
+                                             backend.array_dtype(xp, name)), device)
     return _leaf(array, requires_grad)
+
+
+def _counted(xp: Any, start: Any, step: Any, length: int, period: int, dtype: Any) -> Any:
+    """``start + step * i`` for ``i < length`` in int64 as torch's kernel counts, then cast
+    to ``dtype`` (an integer type wraps; float16 rounds), for a dtype whose values repeat
+    after ``period``: one round is counted and repeated, so ``arange(2**31, dtype=int8)``
+    does not count 2**31 int64s first (16 GiB)."""
+    values = xp.astype(start + step * xp.arange(period, dtype=xp.int64), dtype)
+    if period == length:
+        return values
+    rounds = -(-length // period)
+    return xp.reshape(xp.broadcast_to(values, (rounds, period)), (-1,))[:length]
 
 
 def check_range_bounds(start: Any, end: Any, step: Any) -> None:

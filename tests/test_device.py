@@ -138,6 +138,14 @@ def test_factories_on_cuda(gpu: None) -> None:
     minitorch.cuda.synchronize()
 
 
+def test_a_narrow_integer_arange_on_cuda_repeats_its_round(gpu: None) -> None:
+    """An int8 range longer than 256 values is one round repeated (minitorch's arange),
+    written with the array API alone."""
+    made = minitorch.arange(-5, 1000, 3, dtype=minitorch.int8, device="cuda")
+    assert on_gpu(made)
+    assert made.cpu().tolist() == minitorch.arange(-5, 1000, 3, dtype=minitorch.int8).tolist()
+
+
 def test_cuda_tensor_prints_its_device(gpu: None) -> None:
     # torch: device comes first, then dtype, then the autograd suffix
     assert repr(minitorch.tensor([1.0, 2.0], device="cuda")) == \
