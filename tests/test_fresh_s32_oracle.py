@@ -5,6 +5,7 @@ result."""
 from __future__ import annotations
 
 import tracemalloc
+from typing import Any
 
 import pytest
 import torch
@@ -39,3 +40,26 @@ def test_a_long_narrow_arange_holds_no_int64_count(dtype: str) -> None:
         tracemalloc.stop()
     assert peak < 1.2 * length * made.element_size() + 2**20, peak
     assert made[-1].item() == torch.arange(length, dtype=getattr(torch, dtype))[-1].item()
+
+
+def _sizes(most: int) -> st.SearchStrategy[tuple[int, ...]]:
+    return st.lists(st.integers(0, 3), max_size=most).map(tuple)
+
+
+@SETTINGS
+@given(lu=_sizes(4), pivots=_sizes(3), b=_sizes(4), dtypes=st.sampled_from([
+    ("float32", "int32", "float32"), ("float64", "int32", "float32"),
+    ("float32", "int64", "float32"), ("int8", "int32", "float64")]),
+    left=st.booleans(), old=st.booleans())
+def test_lu_solve_checks_dtypes_then_shapes_then_batches_as_torch(
+        lu: tuple, pivots: tuple, b: tuple, dtypes: tuple, left: bool, old: bool) -> None:
+    """Seed 32008: ``lu_solve`` with a 1-d LU indexed a shape it did not have; torch checks
+    the dtypes first, then each shape, then that pivots' batch is LU's and that B's batch
+    broadcasts with it (a pivots batch that only broadcast was taken)."""
+    def fn(L: Any) -> Any:
+        lu_, piv, b_ = (L.ones(size, dtype=getattr(L, dt)) for size, dt in
+                        zip((lu, pivots, b), dtypes))
+        if old:
+            return L.lu_solve(b_, lu_, piv)
+        return L.linalg.lu_solve(lu_, piv, b_, left=left)
+    assert_as_torch(fn, assert_same)

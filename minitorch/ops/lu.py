@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args, _call_form, _mkl, return_types
-from .._tensor import Tensor, checked_broadcast_shapes, sum_to
+from .._tensor import Tensor, broadcast_pair, sum_to
 from .._warn_once import warn_once
 from ._base import Op, wrap
 from .inverse import Solve, SolveRight, check_lapack, getrf, raise_first_failure
@@ -172,7 +172,7 @@ class LuSolve(Op):
         xp = lu._xp
         right = b._data if left else xp.matrix_transpose(b._data)
         transposed = adjoint == left  # Aᵀ is the matrix solved with
-        batch = tuple(checked_broadcast_shapes((lu.shape[:-2], right.shape[:-2])))
+        batch = broadcast_pair(right.shape[:-2], lu.shape[:-2])
         n = lu.shape[-1]
         factors = xp.broadcast_to(lu._data, (*batch, n, n))
         rows = xp.broadcast_to(pivots._data, (*batch, n))
@@ -388,7 +388,17 @@ def _check_lu_solve(LU: Tensor, pivots: Tensor, B: Tensor, left: bool) -> None:
     if not LU.dtype.is_floating_point:
         raise RuntimeError("torch.linalg.lu_solve: Expected a floating point or complex tensor as "
                            f"input. Got {_args.legacy(LU.dtype)}")
-    if LU.dim() < 2 or LU.shape[-1] != LU.shape[-2]:
+    if LU.dtype is not B.dtype:
+        raise RuntimeError("linalg.lu_solve: Expected LU and B to have the same dtype, but found "
+                           f"LU of type {_args.legacy(LU.dtype)} and B of type "
+                           f"{_args.legacy(B.dtype)} instead")
+    if pivots.dtype.name != "int32":
+        raise RuntimeError("linalg.lu_solve: pivots should be a Tensor of scalar type "
+                           "torch.int32")
+    if LU.dim() < 2:
+        raise RuntimeError("torch.linalg.lu_solve: The input tensor A must have at least 2 "
+                           "dimensions.")
+    if LU.shape[-1] != LU.shape[-2]:
         raise RuntimeError("torch.linalg.lu_solve: A must be batches of square matrices, but "
                            f"they are {LU.shape[-2]} by {LU.shape[-1]} matrices")
     if B.dim() < 2:
@@ -398,16 +408,15 @@ def _check_lu_solve(LU: Tensor, pivots: Tensor, B: Tensor, left: bool) -> None:
     if (rows if left else cols) != n:
         raise RuntimeError("linalg.lu_solve: Incompatible shapes of A and B for the equation "
                            f"{'AX' if left else 'XA'} = B ({n}x{n} and {rows}x{cols})")
-    if LU.dtype is not B.dtype:
-        raise RuntimeError("linalg.lu_solve: Expected LU and B to have the same dtype, but found "
-                           f"LU of type {_args.legacy(LU.dtype)} and B of type "
-                           f"{_args.legacy(B.dtype)} instead")
-    if pivots.dtype.name != "int32":
-        raise RuntimeError("linalg.lu_solve: pivots should be a Tensor of scalar type "
-                           "torch.int32")
-    if pivots.dim() < 1 or pivots.shape[-1] != n:
+    if pivots.dim() < 1:
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
+    if pivots.shape[-1] != n:
         raise RuntimeError("linalg.lu_solve: Number of pivots per batch should be same as the "
                            "dimension of the matrix")
+    if pivots.shape != LU.shape[:-1]:
+        raise RuntimeError("linalg.lu_solve: Expected LU.shape[:-1] and pivots.shape to be the "
+                           f"same, but got pivots with shape {list(pivots.shape)} instead")
+    broadcast_pair(B.shape[:-2], LU.shape[:-2])
     check_lapack("linalg.lu_solve_cpu", LU)
     xp = pivots._xp
     if not bool(xp.all(pivots._data >= 1)):
