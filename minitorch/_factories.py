@@ -271,8 +271,15 @@ def creation_options(factory: Callable[..., Tensor], *, layout: bool = True,
         if pin and factory(*args, **kwargs).device.type != "meta":
             raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; "
                                "no pinned memory allocator is available on this system.")
-        if given.get("out") is not None:
-            return _created_into(factory, args, kwargs, given["out"])
+        if (out := given.get("out")) is not None:
+            if not isinstance(out, Tensor):
+                raise TypeError(f"{name}(): argument 'out' must be Tensor, not "
+                                f"{_args.type_name(out)}")
+            if not _call_form.binds(factory, args, kwargs) or _call_form.parameter_types(
+                    factory, name, args, kwargs):
+                factory(*args, **kwargs)  # (the parser's refusal first: its entry's words,
+                # counting out= among the arguments, as here)
+            return _created_into(factory, args, kwargs, out)
         return factory(*args, **kwargs)
 
     made.__signature__ = _with_options(factory, {**options, "pin_memory": pin_memory})
@@ -315,11 +322,6 @@ def _created_into(factory: Callable[..., Tensor], args: tuple, kwargs: dict,
     """``factory(*args, out=out)`` as torch: made with ``out``'s dtype and device (a different
     ``dtype=`` is refused), then ``out`` resized to it and, but for ``empty``, written."""
     name = factory.__name__
-    if not isinstance(out, Tensor):
-        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {_args.type_name(out)}")
-    if not _call_form.binds(factory, args, kwargs) or _call_form.parameter_types(
-            factory, name, args, kwargs):
-        factory(*args, **kwargs)  # (the parser's refusal of the call first: its entry's words)
     if kwargs.get("device") is not None:  # the parser makes the device, out's or not
         backend.device(kwargs["device"])
     dtype = kwargs.get("dtype")

@@ -63,3 +63,22 @@ def test_lu_solve_checks_dtypes_then_shapes_then_batches_as_torch(
             return L.lu_solve(b_, lu_, piv)
         return L.linalg.lu_solve(lu_, piv, b_, left=left)
     assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize("factory", ["zeros", "ones", "eye", "empty", "randn", "arange"])
+@pytest.mark.parametrize("args, kwargs", [
+    ((), {"out": "x"}), ((), {"requires_grad": "yes"}), ((), {"out": "x", "requires_grad": 1}),
+    ((2.5,), {"out": "x"}), ((2, 3, 4), {"out": "x"}), ((2,), {"out": "x", "requires_grad": "y"}),
+    ((), {"out": "x", "device": 5, "requires_grad": 2}), ((), {"out": "x", "dtype": "x"}),
+    ((), {"out": 5}), ((), {"out": 5, "requires_grad": 1}),
+], ids=str)
+def test_a_factory_counts_out_among_its_arguments_as_torch(factory: str, args: tuple,
+                                                           kwargs: dict) -> None:
+    """Seed 32008: ``eye(out=t, requires_grad='yes')`` is two arguments, so both of eye's
+    signatures are plausible and torch lists them; minitorch had dropped ``out`` from the
+    count and answered in Python's words."""
+    def fn(L: Any) -> Any:
+        given = {k: L.ones(2, 3) if v == "x" else v for k, v in kwargs.items()}
+        made = getattr(L, factory)(*args, **given)
+        return tuple(made.shape), made.dtype  # (empty's and randn's values differ)
+    assert_as_torch(fn, assert_same)
