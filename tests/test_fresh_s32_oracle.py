@@ -5,8 +5,11 @@ result."""
 from __future__ import annotations
 
 import tracemalloc
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import pytest
 import torch
 from hypothesis import given
@@ -81,4 +84,50 @@ def test_a_factory_counts_out_among_its_arguments_as_torch(factory: str, args: t
         given = {k: L.ones(2, 3) if v == "x" else v for k, v in kwargs.items()}
         made = getattr(L, factory)(*args, **given)
         return tuple(made.shape), made.dtype  # (empty's and randn's values differ)
+    assert_as_torch(fn, assert_same)
+
+
+NUMBERS = {"complex": 1 + 2j, "Fraction": Fraction(1, 2), "Decimal": Decimal("0.5"),
+           "np.int64": np.int64(2), "np.float32": np.float32(0.5), "np.float64": np.float64(0.5),
+           "bool": True, "int": 2, "float": 0.5}
+DISTRIBUTIONS = {
+    "Normal(x, 1)": lambda D, x: D.Normal(x, 1.0), "Normal(0.5, x)": lambda D, x: D.Normal(0.5, x),
+    "Beta": lambda D, x: D.Beta(x, 1.0), "Gamma": lambda D, x: D.Gamma(x, 1.0),
+    "Uniform": lambda D, x: D.Uniform(0.0, x), "Cauchy": lambda D, x: D.Cauchy(x, 1.0),
+    "Laplace": lambda D, x: D.Laplace(x, 1.0), "Gumbel": lambda D, x: D.Gumbel(x, 1.0),
+    "Exponential": lambda D, x: D.Exponential(x), "Poisson": lambda D, x: D.Poisson(x),
+    "Bernoulli": lambda D, x: D.Bernoulli(x),
+    "Bernoulli(logits)": lambda D, x: D.Bernoulli(logits=x),
+    "Geometric": lambda D, x: D.Geometric(x),
+    "ContinuousBernoulli": lambda D, x: D.ContinuousBernoulli(x),
+    "FisherSnedecor": lambda D, x: D.FisherSnedecor(x, 1.0),
+    "Chi2": lambda D, x: D.Chi2(x), "StudentT": lambda D, x: D.StudentT(x),
+    "HalfNormal": lambda D, x: D.HalfNormal(x), "LogNormal": lambda D, x: D.LogNormal(x, 1.0),
+    "Pareto": lambda D, x: D.Pareto(x, 1.0), "Weibull": lambda D, x: D.Weibull(x, 1.0),
+    "Kumaraswamy": lambda D, x: D.Kumaraswamy(x, 1.0), "VonMises": lambda D, x: D.VonMises(x, 1.0),
+    "HalfCauchy": lambda D, x: D.HalfCauchy(x),
+    "RelaxedBernoulli": lambda D, x: D.RelaxedBernoulli(1.0, x),
+    "Binomial": lambda D, x: D.Binomial(3, x),
+    "NegativeBinomial": lambda D, x: D.NegativeBinomial(3, x),
+    "GeneralizedPareto": lambda D, x: D.GeneralizedPareto(x, 1.0, 0.5),
+}
+
+
+@pytest.mark.parametrize("number", NUMBERS)
+@pytest.mark.parametrize("distribution", DISTRIBUTIONS)
+def test_a_distribution_takes_torchs_numbers_only(distribution: str, number: str) -> None:
+    """Seed 32008: ``Beta(1+2j, 1.0)`` failed in Python's ``float()``; minitorch read a number
+    as ``numbers.Number``, so a Fraction, a Decimal or a numpy integer made a distribution
+    where torch (its numbers are int and float) refuses them all."""
+    def fn(L: Any) -> Any:
+        made = DISTRIBUTIONS[distribution](L.distributions, NUMBERS[number])
+        return made.mean, tuple(made.batch_shape)
+    assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize("number", NUMBERS)
+def test_an_affine_transform_takes_torchs_numbers_only(number: str) -> None:
+    def fn(L: Any) -> Any:
+        x = L.ones(2)
+        return L.distributions.AffineTransform(NUMBERS[number], 2.0).log_abs_det_jacobian(x, x)
     assert_as_torch(fn, assert_same)

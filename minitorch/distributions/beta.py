@@ -12,7 +12,6 @@ tensor(0.8638)
 
 from __future__ import annotations
 
-from numbers import Number
 from typing import Any
 
 import minitorch
@@ -22,7 +21,7 @@ from . import constraints
 from .dirichlet import Dirichlet
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
-from .utils import broadcast_all
+from .utils import NUMBER, broadcast_all
 
 
 class Beta(ExponentialFamily):
@@ -35,7 +34,7 @@ class Beta(ExponentialFamily):
 
     def __init__(self, concentration1: Tensor | float, concentration0: Tensor | float,
                  validate_args: bool | None = None) -> None:
-        if isinstance(concentration1, Number) and isinstance(concentration0, Number):
+        if isinstance(concentration1, NUMBER) and isinstance(concentration0, NUMBER):
             both = minitorch.tensor([float(concentration1), float(concentration0)])
         else:
             both = minitorch.stack(broadcast_all(concentration1, concentration0), -1)

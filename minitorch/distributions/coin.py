@@ -8,13 +8,12 @@ tensor(0.5000)
 
 from __future__ import annotations
 
-from numbers import Number
 from typing import Any
 
 from .._tensor import Size, Tensor
 from . import constraints
 from .distribution import Distribution
-from .utils import BinaryParameters, broadcast_all
+from .utils import NUMBER, BinaryParameters, broadcast_all
 
 
 class Coin(BinaryParameters, Distribution):
@@ -22,8 +21,8 @@ class Coin(BinaryParameters, Distribution):
 
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
 
-    def __init__(self, probs: Tensor | Number | None = None,
-                 logits: Tensor | Number | None = None,
+    def __init__(self, probs: Tensor | float | None = None,
+                 logits: Tensor | float | None = None,
                  validate_args: bool | None = None) -> None:
         if (probs is None) == (logits is None):
             raise ValueError("Either `probs` or `logits` must be specified, but not both.")
@@ -33,7 +32,7 @@ class Coin(BinaryParameters, Distribution):
         else:
             (self.logits,) = broadcast_all(logits)
         self._param = self.probs if probs is not None else self.logits
-        batch = Size() if isinstance(given, Number) else self._param.shape
+        batch = Size() if isinstance(given, NUMBER) else self._param.shape
         super().__init__(batch, validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Any:

@@ -9,7 +9,6 @@ tensor(1.)
 from __future__ import annotations
 
 from collections.abc import Callable
-from numbers import Number
 from typing import Any
 
 import minitorch  # noqa: F401 (the doctests' name)
@@ -31,6 +30,7 @@ from .transforms import (
     Transform,
     identity_transform,
 )
+from .utils import NUMBER
 
 
 class ConstraintRegistry:
@@ -113,7 +113,7 @@ def _transform_to_interval(constraint: Any) -> Transform:
     SigmoidTransform()
     """
     low, high = constraint.lower_bound, constraint.upper_bound
-    if isinstance(low, Number) and low == 0 and isinstance(high, Number) and high == 1:
+    if isinstance(low, NUMBER) and low == 0 and isinstance(high, NUMBER) and high == 1:
         return SigmoidTransform()
     return ComposeTransform([SigmoidTransform(), AffineTransform(low, high - low)])
 

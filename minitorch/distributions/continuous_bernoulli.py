@@ -9,7 +9,6 @@ tensor(0.)
 from __future__ import annotations
 
 import math
-from numbers import Number
 from typing import Any
 
 import minitorch
@@ -29,8 +28,8 @@ class ContinuousBernoulli(Coin, ExponentialFamily):
     support = constraints.unit_interval
     has_rsample = True
 
-    def __init__(self, probs: Tensor | Number | None = None,
-                 logits: Tensor | Number | None = None,
+    def __init__(self, probs: Tensor | float | None = None,
+                 logits: Tensor | float | None = None,
                  lims: tuple[float, float] = (0.499, 0.501),
                  validate_args: bool | None = None) -> None:
         if probs is not None and logits is None:

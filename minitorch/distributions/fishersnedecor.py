@@ -8,7 +8,6 @@ tensor(1.5000)
 
 from __future__ import annotations
 
-from numbers import Number
 from typing import Any
 
 import minitorch
@@ -17,7 +16,7 @@ from .._tensor import Size, Tensor
 from . import constraints
 from .distribution import Distribution
 from .gamma import Gamma
-from .utils import broadcast_all
+from .utils import NUMBER, broadcast_all
 
 
 def _nan_where(value: Tensor, mask: Tensor) -> Tensor:
@@ -39,7 +38,7 @@ class FisherSnedecor(Distribution):
         self.df1, self.df2 = broadcast_all(df1, df2)
         self._gamma1 = Gamma(self.df1 * 0.5, self.df1)
         self._gamma2 = Gamma(self.df2 * 0.5, self.df2)
-        scalars = isinstance(df1, Number) and isinstance(df2, Number)
+        scalars = isinstance(df1, NUMBER) and isinstance(df2, NUMBER)
         super().__init__(Size() if scalars else self.df1.size(), validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> FisherSnedecor:

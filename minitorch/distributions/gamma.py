@@ -12,7 +12,6 @@ tensor([4.5526, 1.3158])
 
 from __future__ import annotations
 
-from numbers import Number
 from typing import Any
 
 import minitorch
@@ -20,7 +19,7 @@ import minitorch
 from .._tensor import Size, Tensor
 from . import constraints
 from .exp_family import ExponentialFamily
-from .utils import broadcast_all
+from .utils import NUMBER, broadcast_all
 
 
 class Gamma(ExponentialFamily):
@@ -33,7 +32,7 @@ class Gamma(ExponentialFamily):
     def __init__(self, concentration: Tensor | float, rate: Tensor | float,
                  validate_args: bool | None = None) -> None:
         self.concentration, self.rate = broadcast_all(concentration, rate)
-        scalars = isinstance(concentration, Number) and isinstance(rate, Number)
+        scalars = isinstance(concentration, NUMBER) and isinstance(rate, NUMBER)
         super().__init__(Size() if scalars else self.concentration.shape,
                          validate_args=validate_args)
 

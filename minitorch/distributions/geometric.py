@@ -7,7 +7,6 @@ tensor(-2.0794)
 
 from __future__ import annotations
 
-from numbers import Number
 from typing import Any
 
 import minitorch
@@ -25,8 +24,8 @@ class Geometric(Coin):
 
     support = constraints.nonnegative_integer
 
-    def __init__(self, probs: Tensor | Number | None = None,
-                 logits: Tensor | Number | None = None,
+    def __init__(self, probs: Tensor | float | None = None,
+                 logits: Tensor | float | None = None,
                  validate_args: bool | None = None) -> None:
         super().__init__(probs, logits, validate_args=validate_args)
         if self._validate_args and probs is not None:

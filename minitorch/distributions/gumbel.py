@@ -8,7 +8,6 @@ tensor(-1.)
 from __future__ import annotations
 
 import math
-from numbers import Number
 from typing import Any
 
 import minitorch
@@ -18,7 +17,7 @@ from . import constraints
 from .transformed_distribution import TransformedDistribution
 from .transforms import AffineTransform, ExpTransform
 from .uniform import Uniform
-from .utils import broadcast_all, euler_constant
+from .utils import NUMBER, broadcast_all, euler_constant
 
 
 class Gumbel(TransformedDistribution):
@@ -33,7 +32,7 @@ class Gumbel(TransformedDistribution):
         self.loc, self.scale = broadcast_all(loc, scale)
         finfo = minitorch.finfo(self.loc.dtype)
         low, high = finfo.tiny, 1 - finfo.eps
-        if not (isinstance(loc, Number) and isinstance(scale, Number)):
+        if not (isinstance(loc, NUMBER) and isinstance(scale, NUMBER)):
             low, high = (minitorch.full_like(self.loc, v) for v in (low, high))
         base_dist = Uniform(low, high, validate_args=validate_args)
         transforms = [ExpTransform().inv, AffineTransform(0, -minitorch.ones_like(self.scale)),

@@ -8,13 +8,12 @@ tensor([0., 0.])
 
 from __future__ import annotations
 
-from numbers import Number
 from typing import Any
 
 from .._tensor import Size, Tensor
 from . import constraints
 from .distribution import Distribution
-from .utils import broadcast_all
+from .utils import NUMBER, broadcast_all
 
 
 class LocScale(Distribution):
@@ -28,7 +27,7 @@ class LocScale(Distribution):
     def __init__(self, loc: Tensor | float, scale: Tensor | float,
                  validate_args: bool | None = None) -> None:
         self.loc, self.scale = broadcast_all(loc, scale)
-        scalars = isinstance(loc, Number) and isinstance(scale, Number)
+        scalars = isinstance(loc, NUMBER) and isinstance(scale, NUMBER)
         super().__init__(Size() if scalars else self.loc.shape, validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Any:

@@ -8,12 +8,11 @@ tensor([2., 2.])
 
 from __future__ import annotations
 
-from numbers import Number
 from typing import Any
 
 from .._tensor import Size, Tensor
 from .distribution import Distribution
-from .utils import broadcast_all
+from .utils import NUMBER, broadcast_all
 
 
 class RateFamily(Distribution):
@@ -21,7 +20,7 @@ class RateFamily(Distribution):
 
     def __init__(self, rate: Tensor | float, validate_args: bool | None = None) -> None:
         (self.rate,) = broadcast_all(rate)
-        super().__init__(Size() if isinstance(rate, Number) else self.rate.shape,
+        super().__init__(Size() if isinstance(rate, NUMBER) else self.rate.shape,
                          validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Any:

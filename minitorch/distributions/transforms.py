@@ -14,14 +14,13 @@ from __future__ import annotations
 import functools
 import math
 import operator
-from numbers import Number
 from typing import Any
 
 import minitorch
 
 from .._tensor import Size, Tensor
 from . import constraints
-from .utils import _sum_rightmost, broadcast_all
+from .utils import NUMBER, _sum_rightmost, broadcast_all
 
 
 class Transform:
@@ -261,7 +260,7 @@ class AffineTransform(Transform):
 
     @property
     def sign(self) -> Any:  # type: ignore[override]
-        if isinstance(self.scale, Number):
+        if isinstance(self.scale, NUMBER):
             return 1 if float(self.scale) > 0 else -1 if float(self.scale) < 0 else 0
         return self.scale.sign()
 
@@ -273,7 +272,7 @@ class AffineTransform(Transform):
 
     def log_abs_det_jacobian(self, x: Tensor, y: Tensor) -> Tensor:
         shape = x.shape  # first: what is not a tensor fails here, as in torch
-        if isinstance(self.scale, Number):
+        if isinstance(self.scale, NUMBER):
             result = minitorch.full_like(x, math.log(abs(self.scale)))
         else:
             result = minitorch.abs(self.scale).log()
@@ -619,7 +618,7 @@ def _widened(constraint: constraints.Constraint, event_dim: int) -> constraints.
 
 def _same(a: Any, b: Any) -> bool:
     """Torch's test of two affine parameters: numbers by value, tensors by every element."""
-    if isinstance(a, Number) and isinstance(b, Number):
+    if isinstance(a, NUMBER) and isinstance(b, NUMBER):
         return a == b
     return bool((a == b).all().item())
 

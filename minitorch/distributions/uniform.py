@@ -8,7 +8,6 @@ tensor(0.6931)
 from __future__ import annotations
 
 import math
-from numbers import Number
 from typing import Any
 
 import minitorch
@@ -16,7 +15,7 @@ import minitorch
 from .._tensor import Size, Tensor
 from . import constraints
 from .distribution import Distribution
-from .utils import broadcast_all
+from .utils import NUMBER, broadcast_all
 
 
 class Uniform(Distribution):
@@ -27,7 +26,7 @@ class Uniform(Distribution):
     def __init__(self, low: Tensor | float, high: Tensor | float,
                  validate_args: bool | None = None) -> None:
         self.low, self.high = broadcast_all(low, high)
-        scalars = isinstance(low, Number) and isinstance(high, Number)
+        scalars = isinstance(low, NUMBER) and isinstance(high, NUMBER)
         super().__init__(Size() if scalars else self.low.shape, validate_args=validate_args)
 
     def expand(self, batch_shape: Any, _instance: Any = None) -> Uniform:

@@ -8,7 +8,6 @@ tensor([0.5000, 0.5000])
 
 from __future__ import annotations
 
-from numbers import Number
 from typing import Any
 
 import minitorch
@@ -16,11 +15,14 @@ import minitorch
 from .._tensor import Tensor
 
 euler_constant = 0.57721566490153286060  # Euler-Mascheroni constant
+# What torch's distributions take for a number (its ``_Number``; a bool is an int): not
+# ``numbers.Number``, which a complex, a Fraction or a numpy integer also is.
+NUMBER = (int, float)
 
 
 def broadcast_all(*values: Any) -> tuple[Tensor, ...]:
     """The values as tensors of one shape; numbers take the first tensor's dtype."""
-    if not all(isinstance(v, (Tensor, Number)) for v in values):
+    if not all(isinstance(v, (Tensor, NUMBER)) for v in values):
         raise ValueError("Input arguments must all be instances of Number, torch.Tensor or "
                          "objects implementing __torch_function__.")
     dtype = next((v.dtype for v in values if isinstance(v, Tensor)),

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import warnings
-from numbers import Number
 from typing import Any
 
 import minitorch
@@ -21,7 +20,7 @@ from . import constraints
 from .chi2 import Chi2
 from .exp_family import ExponentialFamily
 from .multivariate_normal import _precision_to_scale_tril
-from .utils import lazy_property
+from .utils import NUMBER, lazy_property
 
 _log_2 = math.log(2)
 
@@ -65,7 +64,7 @@ class Wishart(ExponentialFamily):
         if param.dim() < 2:
             raise ValueError("scale_tril must be at least two-dimensional, with optional "
                              "leading batch dimensions")
-        if isinstance(df, Number):
+        if isinstance(df, NUMBER):
             batch_shape = Size(param.shape[:-2])
             self.df = minitorch.tensor(df, dtype=param.dtype, device=param.device)
         else:
