@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import minitorch as mt
@@ -130,4 +130,26 @@ def test_an_affine_transform_takes_torchs_numbers_only(number: str) -> None:
     def fn(L: Any) -> Any:
         x = L.ones(2)
         return L.distributions.AffineTransform(NUMBERS[number], 2.0).log_abs_det_jacobian(x, x)
+    assert_as_torch(fn, assert_same)
+
+
+def _fusion_values(L: Any) -> dict[str, Any]:
+    return {"ones(3)": L.ones(3), "ones(3, 1)": L.ones(3, 1), "int32": L.ones(3, 3, dtype=L.int32),
+            "0.5": 0.5, "'a'": "a", "None": None, "ones(0, 3)": L.ones(0, 3),
+            "float64": L.ones(2, dtype=L.float64), "conv weight": L.ones(3, 2, 1, 1)}
+
+
+@settings(SETTINGS, max_examples=200)
+@given(args=st.lists(st.sampled_from(list(_fusion_values(torch))), min_size=7, max_size=7),
+       conv=st.booleans(), transpose=st.booleans())
+def test_fusing_batch_norm_reads_its_arguments_in_torchs_order(args: list, conv: bool,
+                                                               transpose: bool) -> None:
+    """Seed 32008: ``fuse_linear_bn_weights(0.5, ...)`` failed adding a string where torch
+    reads the weight's dtype first; ``fuse_conv_bn_weights`` made its defaults from the
+    running mean even when none was missing."""
+    def fn(L: Any) -> Any:
+        given = [_fusion_values(L)[name] for name in args]
+        if conv:
+            return L.nn.utils.fuse_conv_bn_weights(*given, transpose=transpose)
+        return L.nn.utils.fuse_linear_bn_weights(*given)
     assert_as_torch(fn, assert_same)

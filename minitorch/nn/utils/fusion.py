@@ -62,12 +62,13 @@ def fuse_conv_bn_weights(conv_w: Tensor, conv_b: Tensor | None, bn_rm: Tensor, b
     >>> w.flatten().tolist(), b.tolist(), b.requires_grad
     ([1.0, 1.0], [0.0, 0.0], False)
     """
-    bias_dtype = conv_b.dtype if conv_b is not None else conv_w.dtype
+    weight_dtype = conv_w.dtype  # (torch reads the weight's dtype first)
+    bias_dtype = conv_b.dtype if conv_b is not None else weight_dtype
     conv_b, bn_w, bn_b = _defaults(conv_b, bn_w, bn_b, bn_rm)
     scale = minitorch.rsqrt(bn_rv + bn_eps)
     channels = [1, -1] if transpose else [-1, 1]
-    weight = (conv_w * (bn_w * scale).reshape(channels + [1] * (conv_w.dim() - 2))).to(
-        dtype=conv_w.dtype)
+    weight = (conv_w * (bn_w * scale).reshape(channels + [1] * (len(conv_w.shape) - 2))).to(
+        dtype=weight_dtype)
     bias = ((conv_b - bn_rm) * scale * bn_w + bn_b).to(dtype=bias_dtype)
     return Parameter(weight, conv_w.requires_grad), Parameter(bias, conv_b.requires_grad)
 
@@ -102,18 +103,20 @@ def fuse_linear_bn_weights(linear_w: Tensor, linear_b: Tensor | None, bn_rm: Ten
     >>> b.tolist(), b.requires_grad
     ([1.0, 1.0], False)
     """
-    bias_dtype = linear_b.dtype if linear_b is not None else linear_w.dtype
+    weight_dtype = linear_w.dtype  # (torch reads the weight's dtype first)
+    bias_dtype = linear_b.dtype if linear_b is not None else weight_dtype
     if linear_b is None:
         linear_b = minitorch.zeros_like(bn_rm)
     scale = bn_w * minitorch.rsqrt(bn_rv + bn_eps)
-    weight = linear_w * scale.unsqueeze(-1).to(dtype=linear_w.dtype)
+    weight = linear_w * scale.unsqueeze(-1).to(dtype=weight_dtype)
     bias = ((linear_b - bn_rm) * scale + bn_b).to(dtype=bias_dtype)
     return Parameter(weight, linear_w.requires_grad), Parameter(bias, linear_b.requires_grad)
 
 
 def _defaults(conv_b: Tensor | None, bn_w: Tensor | None, bn_b: Tensor | None,
               like: Tensor) -> tuple[Tensor, Tensor, Tensor]:
-    """A missing bias or BatchNorm bias as zeros, a missing BatchNorm weight as ones."""
-    zeros = minitorch.zeros_like(like)
-    return (zeros if conv_b is None else conv_b, minitorch.ones_like(like) if bn_w is None
-            else bn_w, zeros if bn_b is None else bn_b)
+    """A missing bias or BatchNorm bias as zeros, a missing BatchNorm weight as ones (each
+    made only when missing, as torch: ``like`` is read no sooner)."""
+    return (minitorch.zeros_like(like) if conv_b is None else conv_b,
+            minitorch.ones_like(like) if bn_w is None else bn_w,
+            minitorch.zeros_like(like) if bn_b is None else bn_b)
