@@ -153,3 +153,27 @@ def test_fusing_batch_norm_reads_its_arguments_in_torchs_order(args: list, conv:
             return L.nn.utils.fuse_conv_bn_weights(*given, transpose=transpose)
         return L.nn.utils.fuse_linear_bn_weights(*given)
     assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize("call", [
+    "F.glu(None)", "F.glu(3)", "F.glu(np.ones(2))", "F.upsample_nearest([[1, 2], [3]])",
+    "F.upsample_bilinear([1.0, 2.0])", "F.interpolate(None)", "F.upsample(None)",
+    "F.upsample_nearest('a', (1, 1), (3,))", "F.interpolate(None, mode='bilinear')",
+    "F.interpolate(None, mode='nearest', align_corners=True)",
+])
+def test_a_python_function_asks_its_input_for_dim_first(call: str) -> None:
+    """Seed 32008: torch's Python ``glu`` and ``interpolate`` call ``input.dim()`` before any
+    check of theirs, so what is no tensor fails there (an AttributeError)."""
+    assert_as_torch(lambda L: eval(call, {"F": L.nn.functional, "np": np}), assert_same)
+
+
+@pytest.mark.parametrize("call", [
+    "x.new_empty_strided(2, stride=None)", "x.new_empty_strided(size=4, stride=2.5)",
+    "x.new_empty_strided(4, 2.5)", "x.new_empty_strided((4,), 2.5)",
+    "x.new_empty_strided(size=(4.5,), stride=(2,))", "x.new_empty_strided((4,), 'a')",
+    "x.new_empty_strided(np.int64(4), (1,)).shape", "x.new_empty_strided([4], [1]).shape",
+])
+def test_new_empty_strided_takes_no_lone_int_for_a_size(call: str) -> None:
+    """Seed 32008: a size or stride given as one int is no ``tuple of ints`` to torch's parser
+    (only a list of a fixed length takes one); the size's type is read before the stride's."""
+    assert_as_torch(lambda L: eval(call, {"x": L.ones(3), "np": np}), assert_same)

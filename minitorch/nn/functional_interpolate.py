@@ -213,10 +213,10 @@ def interpolate(input: Tensor, size: Any = None, scale_factor: Any = None,
     torch.Size([1, 1, 4, 4])
     """
     _check_align(mode, align_corners)
+    dims = input.dim() - 2  # (torch's Python asks first: what is no tensor has no dim())
     if (size is None) == (scale_factor is None):
         raise ValueError("either size or scale_factor should be defined" if size is None
                          else "only one of size or scale_factor should be defined")
-    dims = input.dim() - 2
     given = _per_dim(size if size is not None else scale_factor, dims, input, size is None)
     if recompute_scale_factor and size is not None:
         raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")

@@ -294,9 +294,9 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     >>> F.glu(minitorch.tensor([1., 0.]))
     tensor([0.5000])
     """
-    _args.tensor_args("glu", (input, "input", 1))
-    if input.dim() == 0:
+    if input.dim() == 0:  # (torch's Python asks first: what is no tensor has no dim())
         raise RuntimeError("glu does not support scalars because halving size must be even")
+    _args.tensor_args("glu", (input, "input", 1))
     d = _args.dim("glu", dim, input.dim(), position=2)
     if input.shape[d] % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size "
