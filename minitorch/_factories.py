@@ -417,8 +417,9 @@ def new_empty_strided(self: Tensor, size: Any, stride: Any, *, dtype: D.dtype | 
     >>> minitorch.ones(1, dtype=minitorch.int32).new_empty_strided((2,), (2,)).stride()
     (2,)
     """
-    for value, name, position in ((size, "size", 1), (stride, "stride", 2)):
-        _args.int_list_types("new_empty_strided", value, name, position)
+    if typed := _call_form.parameter_types(empty_strided, "new_empty_strided", (size, stride),
+                                           {}):
+        raise TypeError(typed)  # (empty_strided's parser's types: a lone int is no size)
     dtype = _args.dtype("new_empty_strided", dtype) or self.dtype
     try:
         return creation_options(empty_strided, out=False)(
