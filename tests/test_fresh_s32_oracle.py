@@ -177,3 +177,14 @@ def test_new_empty_strided_takes_no_lone_int_for_a_size(call: str) -> None:
     """Seed 32008: a size or stride given as one int is no ``tuple of ints`` to torch's parser
     (only a list of a fixed length takes one); the size's type is read before the stride's."""
     assert_as_torch(lambda L: eval(call, {"x": L.ones(3), "np": np}), assert_same)
+
+
+@pytest.mark.parametrize("call", [
+    "L.softmax(x, dimm=1)", "L.log_softmax(x, dimm=1)", "x.softmax(dimm=1, dtype=None)",
+    "x.log_softmax(foo=1)", "x.softmax()", "L.softmax(x, dtype='a')", "L.softmax(x, None)",
+    "x.softmax(dtype=L.float64)", "L.softmax(x, 0, L.float64, 4)",
+])
+def test_softmax_misses_its_dim_before_an_unknown_keyword(call: str) -> None:
+    """Seed 32008: ``x.log_softmax(dimm=1)``: torch's parser finds ``dim`` missing before it
+    looks at the keywords left over."""
+    assert_as_torch(lambda L: eval(call, {"L": L, "x": L.ones(2, 3)}), assert_same)

@@ -309,7 +309,7 @@ def _window_keys(shape: tuple, kernel: tuple, stride: tuple) -> list[tuple]:
 
 @_args.tensors("softmax", input="input")
 @_call_form.parser_types(dim="int", dtype="torch.dtype | None")
-def softmax(input: Tensor, dim: Any = _args.OMITTED, dtype: Any = None) -> Tensor:
+def softmax(input: Tensor, dim: Any, dtype: Any = None) -> Tensor:
     """``exp(x) / exp(x).sum(dim)``, computed stably; with ``dtype``, of ``input`` cast to it first.
 
     >>> minitorch.softmax(minitorch.tensor([0., 0.]), 0)
@@ -327,7 +327,7 @@ def softmax(input: Tensor, dim: Any = _args.OMITTED, dtype: Any = None) -> Tenso
 
 @_args.tensors("log_softmax", input="input")
 @_call_form.parser_types(dim="int", dtype="torch.dtype | None")
-def log_softmax(input: Tensor, dim: Any = _args.OMITTED, dtype: Any = None) -> Tensor:
+def log_softmax(input: Tensor, dim: Any, dtype: Any = None) -> Tensor:
     """``log(softmax(x))``, computed stably; with ``dtype``, of ``input`` cast to it first.
 
     >>> minitorch.log_softmax(minitorch.tensor([0., 0.]), 0)
