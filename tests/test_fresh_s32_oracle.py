@@ -188,3 +188,21 @@ def test_softmax_misses_its_dim_before_an_unknown_keyword(call: str) -> None:
     """Seed 32008: ``x.log_softmax(dimm=1)``: torch's parser finds ``dim`` missing before it
     looks at the keywords left over."""
     assert_as_torch(lambda L: eval(call, {"L": L, "x": L.ones(2, 3)}), assert_same)
+
+
+@pytest.mark.parametrize("fn", ["hstack", "vstack", "row_stack", "dstack", "column_stack"])
+@pytest.mark.parametrize("tensors, out", [
+    ("[]", "ones(4, requires_grad=True)"), ("[]", "ones(4)"),
+    ("[ones(3, 3), ones(1, 1, 5)]", "ones(1, dtype=L.bool)"),
+    ("[ones(3, 3), ones(1, 5)]", "ones(1, dtype=L.bool)"),
+    ("[ones(2, requires_grad=True)]", "ones(1, dtype=L.bool)"),
+    ("[L.tensor(1.), L.tensor(2)]", "ones(1, dtype=L.int64)"),
+    ("[ones(2)]", "ones(4, requires_grad=True)"),
+], ids=str)
+def test_a_stacking_op_with_out_checks_as_its_cat(fn: str, tensors: str, out: str) -> None:
+    """Seed 32008: ``row_stack(..., out=bool)`` compared the tensors' ranks before its cat's
+    out dtype, and ``dstack([], out=t)`` refused t's gradient before the empty list."""
+    def call(L: Any) -> Any:
+        scope = {"L": L, "ones": L.ones}
+        return getattr(L, fn)(eval(tensors, scope), out=eval(out, scope))
+    assert_as_torch(call, assert_same)

@@ -296,6 +296,8 @@ _RUNS = {"square": "pow", "absolute": "abs", "negative": "neg", "fix": "trunc", 
          "linalg_matmul": "matmul",
          **dict.fromkeys(("hstack", "vstack", "dstack", "row_stack", "column_stack", "concat",
                           "concatenate"), "cat")}
+# the ops that join their tensors raised to enough dims with cat (ops/stacking.py)
+_STACKING = frozenset({"hstack", "vstack", "dstack", "row_stack", "column_stack"})
 # ops whose kernel writes its own dtype (no cast into ``out``): torch's checks of out's dtype
 _SAME_DTYPE = frozenset({"abs", "absolute", "neg", "negative", "floor", "ceil", "trunc", "fix",
                          "frac", "sign", "sgn", "bitwise_not", "round", "conj_physical"})
@@ -816,11 +818,16 @@ def _kernel_checks_first(key: str, args: tuple, kwargs: dict, out: Tensor, grade
 
 def _cat_writes(key: str, args: tuple, kwargs: dict) -> tuple | None:
     """cat's kernel of tensors (not 0-d) and their result type, which it casts into out once
-    its dim is in range, before it compares the tensors' sizes."""
+    its dim is in range, before it compares the tensors' sizes; a stacking op's cat (of its
+    tensors raised to enough dims, its dim always in range) alike."""
     tensors = args[0] if args else kwargs.get("tensors")
-    if key not in ("cat", "concat", "concatenate") or not isinstance(tensors, (list, tuple)) \
-            or not tensors or not all(isinstance(t, Tensor) and t.dim() for t in tensors):
+    stacking = key in _STACKING
+    if (key not in ("cat", "concat", "concatenate") and not stacking) or \
+            not isinstance(tensors, (list, tuple)) or not tensors or \
+            not all(isinstance(t, Tensor) and (t.dim() or stacking) for t in tensors):
         return None
+    if stacking:
+        return key, D.result_type(*tensors)
     dim = args[1] if len(args) > 1 else kwargs.get("dim", kwargs.get("axis", 0))
     ranked = [t for t in tensors if tuple(t.shape) != (0,)]  # (legacy empty 1-D tensors
     if ranked:  # skipped, as torch's cat does)
@@ -1127,6 +1134,8 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
             return fn(*args, **kwargs)  # elements are read, before anything else
         _call_form.parameter_values(fn, name, args, kwargs)
         args = _prepared(name, args, kwargs, outs)
+        if key in _STACKING and not (args[0] if args else kwargs.get("tensors", ())):
+            return fn(*args, **kwargs)  # (its refusal of no tensors, before its cat's out=)
         _kernel_checks_first(key, args, kwargs, outs[0], graded=False)
         refused, copied = _runs(key, op, args, kwargs)
         unimplemented = refused in _DERIVATIVE_NOT_IMPLEMENTED  # (out takes its record)
