@@ -206,3 +206,18 @@ def test_a_stacking_op_with_out_checks_as_its_cat(fn: str, tensors: str, out: st
         scope = {"L": L, "ones": L.ones}
         return getattr(L, fn)(eval(tensors, scope), out=eval(out, scope))
     assert_as_torch(call, assert_same)
+
+
+@pytest.mark.parametrize("call", [
+    "L.scatter_add(None, -7, index=L.ones(1, dtype=L.uint8), src=L.ones(2))",
+    "L.scatter_add(None, 'a', L.ones(1), L.ones(2))", "L.scatter_add(3, 0, L.ones(1), L.ones(2))",
+    "L.scatter_add(input=None, dim=0, index=L.ones(1, dtype=L.int64), src=L.ones(2))",
+    "L.linalg.tensorinv(L.ones(3, 2, dtype=L.int64), out=L.ones(3, 3, dtype=L.bool))",
+    "L.linalg.tensorinv(L.ones(3, 2, dtype=L.int64), ind=0, out=L.ones(3, 3, dtype=L.bool))",
+    "L.linalg.tensorinv(L.ones(3, 2, dtype=L.int64), out=L.ones(3, 3, dtype=L.int32))",
+    "L.linalg.tensorinv(L.ones(4, dtype=L.bool), 1, out=L.ones(3, 3, dtype=L.bool))",
+])
+def test_the_first_refusal_is_torchs(call: str) -> None:
+    """Seed 32008: ``scatter_add(None, ...)`` was refused in scatter's name; tensorinv of an
+    integer tensor compared its shape before out's dtype (checked first for any dtype)."""
+    assert_as_torch(lambda L: eval(call, {"L": L}), assert_same)

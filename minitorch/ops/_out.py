@@ -791,8 +791,8 @@ def _checked_first(key: str, input: Any) -> bool:
         return False
     if key in _INPUT_DTYPE_FIRST:
         return True
-    if key == "linalg_tensorinv":
-        return input.dtype.is_floating_point
+    if key == "linalg_tensorinv":  # (out's castability from the input's dtype, any)
+        return True
     if key not in ("histogram", "max_all") and (input.dim() < 2 or (
             key == "linalg_solve_ex" and input.shape[-1] != input.shape[-2])):
         return False

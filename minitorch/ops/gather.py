@@ -349,6 +349,7 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     >>> minitorch.zeros(3).scatter_add(0, minitorch.tensor([2, 2]), minitorch.ones(2))
     tensor([0., 0., 2.])
     """
+    _args.tensor_args("scatter_add", (input, "input", 1))  # (the parser's first)
     _scatter_parsed("scatter_add", dim, index, src, add=True)
     d = _check_index("scatter", input, dim, index, src)  # torch names scatter in both
     _check_scatter_shape(input, d, index, src)
