@@ -221,3 +221,21 @@ def test_the_first_refusal_is_torchs(call: str) -> None:
     """Seed 32008: ``scatter_add(None, ...)`` was refused in scatter's name; tensorinv of an
     integer tensor compared its shape before out's dtype (checked first for any dtype)."""
     assert_as_torch(lambda L: eval(call, {"L": L}), assert_same)
+
+
+DISTRIBUTION_NAMES = sorted(
+    name for name in dir(torch.distributions)
+    if isinstance(getattr(torch.distributions, name), type) and name != "Distribution"
+    and issubclass(getattr(torch.distributions, name), torch.distributions.Distribution)
+    and hasattr(mt.distributions, name))
+
+
+@pytest.mark.parametrize("kwargs", [{"foo": 1}, {}], ids=["unknown keyword", "no arguments"])
+@pytest.mark.parametrize("name", DISTRIBUTION_NAMES)
+def test_a_distribution_refuses_its_call_in_its_own_name(name: str, kwargs: dict) -> None:
+    """Seed 32008: ``HalfNormal(t, foo=1)`` was refused as ``Folded.__init__()``, the base
+    minitorch shares; torch defines an ``__init__`` in each class."""
+    def fn(L: Any) -> Any:
+        made = getattr(L.distributions, name)(**kwargs)
+        return tuple(made.batch_shape), tuple(made.event_shape)
+    assert_as_torch(fn, assert_same)

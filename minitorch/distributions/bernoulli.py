@@ -17,9 +17,10 @@ from .._tensor import Size, Tensor
 from . import constraints
 from .coin import Coin
 from .exp_family import ExponentialFamily
-from .utils import broadcast_all
+from .utils import broadcast_all, own_init
 
 
+@own_init
 class Bernoulli(Coin, ExponentialFamily):
     """A coin: ``sample`` draws with ``minitorch.bernoulli``, torch's numbers for a seed."""
 

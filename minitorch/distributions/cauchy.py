@@ -15,8 +15,10 @@ import minitorch
 
 from .._tensor import Tensor
 from .loc_scale import LocScale
+from .utils import own_init
 
 
+@own_init
 class Cauchy(LocScale):
     """``rsample`` is ``loc + cauchy_() * scale``, as torch draws it: torch's numbers for a
     seed."""

@@ -15,8 +15,10 @@ from .._tensor import Tensor
 from . import constraints
 from .exp_family import ExponentialFamily
 from .rate import RateFamily
+from .utils import own_init
 
 
+@own_init
 class Exponential(RateFamily, ExponentialFamily):
     """``rsample`` is ``exponential_() / rate``, as torch draws it: torch's numbers for a seed."""
 

@@ -14,8 +14,10 @@ import minitorch
 from .._tensor import Tensor
 from .cauchy import Cauchy
 from .folded import Folded
+from .utils import own_init
 
 
+@own_init
 class HalfCauchy(Folded):
     """Built as torch builds it (a Cauchy through ``AbsTransform``): torch's samples for a
     seed."""

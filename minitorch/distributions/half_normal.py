@@ -12,8 +12,10 @@ import math
 from .._tensor import Tensor
 from .folded import Folded
 from .normal import Normal
+from .utils import own_init
 
 
+@own_init
 class HalfNormal(Folded):
     """Built as torch builds it (a Normal through ``AbsTransform``): torch's samples for a
     seed."""

@@ -13,8 +13,10 @@ import minitorch
 
 from .._tensor import Tensor
 from .loc_scale import LocScale
+from .utils import own_init
 
 
+@own_init
 class Laplace(LocScale):
     """``rsample`` inverts the cdf at ``uniform_(eps - 1, 1)``, as torch draws it: torch's
     numbers for a seed."""

@@ -15,9 +15,10 @@ import minitorch
 from .._tensor import Tensor
 from .exp_family import ExponentialFamily
 from .loc_scale import LocScale
-from .utils import _standard_normal
+from .utils import _standard_normal, own_init
 
 
+@own_init
 class Normal(LocScale, ExponentialFamily):
     """Gaussian; ``sample`` draws with ``minitorch.normal`` and ``rsample`` as
     ``loc + eps * scale``, both torch's numbers for the same seed."""

@@ -19,8 +19,10 @@ from minitorch.nn.functional import one_hot
 from .._tensor import Tensor
 from . import constraints
 from .over_categorical import OverCategorical
+from .utils import own_init
 
 
+@own_init
 class OneHotCategorical(OverCategorical):
     """One of ``K`` classes as a vector of ``K`` with a single 1; ``probs`` or ``logits`` as
     ``Categorical`` takes them (it draws the classes: torch's numbers for a seed)."""

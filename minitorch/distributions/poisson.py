@@ -15,9 +15,10 @@ from .._tensor import Tensor
 from . import constraints
 from .exp_family import ExponentialFamily
 from .rate import RateFamily
-from .utils import broadcast_all
+from .utils import broadcast_all, own_init
 
 
+@own_init
 class Poisson(RateFamily, ExponentialFamily):
     """``sample`` draws with ``minitorch.poisson``: torch's counts for the same seed."""
 
