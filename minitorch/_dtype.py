@@ -15,19 +15,19 @@ torch.float32
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
+from ._args import dtype as dtype_argument
 from ._args import (
-    OMITTED,
     int_overflow,
+    invalid_combination,
     operand,
-    required,
     tensor_or_number,
     type_name,
     unpack_int,
 )
-from ._args import dtype as dtype_argument
 from ._call_form import overloads
 
 __all__ = ["bool", "dtype", "finfo", "float16", "float32", "float64", "get_default_dtype", "iinfo",
@@ -136,13 +136,14 @@ class _TypeInfo:
 
     _FIELDS: tuple[str, ...] = ()
 
-    def __init__(self, type: dtype, category: int, other: str) -> None:
+    def __init__(self, args: tuple, kwargs: dict, category: int, other: str) -> None:
         mine = "finfo" if category == _FLOAT else "iinfo"
+        type, where = _type_argument(mine, args, kwargs)
         if not isinstance(type, dtype):  # torch's parser reads Python's number types as dtypes
             python = ((float, float64), (int, int64), (_PY_BOOL, bool), (complex, float64))
             type = next((d for t, d in python if type is t), type)  # complex: its real part's
             if not isinstance(type, dtype):
-                raise TypeError(f"{mine}(): argument 'type' (position 1) must be torch.dtype, not "
+                raise TypeError(f"{mine}(): argument 'type'{where} must be torch.dtype, not "
                                 f"{type_name(type)}")
         if type._category != category:
             if type._category == _BOOL and category == _INT:
@@ -168,6 +169,33 @@ class _TypeInfo:
         return f"{type(self).__name__}({fields}, dtype={self.dtype})"
 
 
+def _type_argument(name: str, args: tuple, kwargs: dict) -> tuple:
+    """``(type, where)``: the ``type`` argument of ``finfo`` or ``iinfo`` as torch's parser
+    reads it (``where``: its position, as its messages name it), or its refusal of the
+    call. iinfo's one signature is ``(torch.dtype type)``; finfo's ``()`` too, which is the
+    default dtype.
+
+    >>> _type_argument("iinfo", (int32, 1), {})
+    Traceback (most recent call last):
+    TypeError: iinfo() takes 1 positional argument but 2 were given
+    """
+    count = len(args) + len(kwargs)
+    if name == "finfo" and count > 1:  # neither of its signatures takes two
+        raise invalid_combination(name, args, "torch.dtype type", "", keywords=kwargs)
+    if len(args) > 1:
+        raise TypeError(f"{name}() takes 1 positional argument but {len(args)} were given")
+    if args and "type" in kwargs:
+        raise TypeError(f"{name}() got multiple values for argument 'type'")
+    if not args and "type" not in kwargs:
+        if count or name == "iinfo":  # (another keyword: type missing, the parser's first)
+            raise TypeError(f'{name}() missing 1 required positional arguments: "type"')
+        return _default[0], ""
+    unknown = next((k for k in kwargs if k != "type"), None)
+    if unknown is not None:
+        raise TypeError(f"{name}() got an unexpected keyword argument '{unknown}'")
+    return (args[0], " (position 1)") if args else (kwargs["type"], "")
+
+
 class finfo(_TypeInfo):
     """The limits of a floating-point dtype (the default dtype when none is given).
 
@@ -180,8 +208,8 @@ smallest_normal=2.22507e-308, tiny=2.22507e-308, dtype=float64)
 
     _FIELDS = ("resolution", "min", "max", "eps", "smallest_normal", "tiny")
 
-    def __init__(self, type: dtype = OMITTED) -> None:
-        super().__init__(_default[0] if type is OMITTED else type, _FLOAT, "iinfo")
+    def __init__(self, *args: Any, **kwargs: Any) -> None:  # (type: dtype = the default)
+        super().__init__(args, kwargs, _FLOAT, "iinfo")
 
     def _read(self, np_dtype: np.dtype) -> None:
         info = np.finfo(np_dtype)
@@ -199,8 +227,8 @@ class iinfo(_TypeInfo):
 
     _FIELDS = ("min", "max")
 
-    def __init__(self, type: dtype = OMITTED) -> None:
-        super().__init__(required("iinfo", type, "type"), _INT, "finfo")
+    def __init__(self, *args: Any, **kwargs: Any) -> None:  # (type: dtype)
+        super().__init__(args, kwargs, _INT, "finfo")
 
     def _read(self, np_dtype: np.dtype) -> None:
         info = np.iinfo(np_dtype)

@@ -239,3 +239,17 @@ def test_a_distribution_refuses_its_call_in_its_own_name(name: str, kwargs: dict
         made = getattr(L.distributions, name)(**kwargs)
         return tuple(made.batch_shape), tuple(made.event_shape)
     assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize("call", [
+    "finfo()", "iinfo()", "finfo(x=1)", "finfo(L.float32, x=1)", "iinfo(L.int32, x=1)",
+    "finfo(L.float32, type=L.float32)", "iinfo(L.int32, type=L.int32)", "iinfo(x=1)",
+    "finfo(L.float32, L.float32)", "iinfo(L.int32, 1)", "iinfo(L.int32, 1, 2)", "finfo(1, 2, 3)",
+    "iinfo(type=1)", "finfo(type=1)", "finfo(1)", "finfo(type=None)", "iinfo(type=L.float32)",
+    "finfo(float)", "iinfo(type=int)", "finfo(L.ones(2), 1)", "finfo(type=L.float16).eps",
+])
+def test_finfo_and_iinfo_parse_their_type_as_torch(call: str) -> None:
+    """Seed 32008: ``finfo(t, 1)`` was refused by Python's call of ``finfo.__init__``; torch's
+    parser has finfo's two signatures and iinfo's one, and names a keyword's type without a
+    position."""
+    assert_as_torch(lambda L: repr(eval(f"L.{call}", {"L": L})), assert_same)
