@@ -379,6 +379,22 @@ def _pin_memory(self: Tensor, device: Any = None) -> Tensor:
     raise RuntimeError("Cannot access accelerator device when none is available.")
 
 
+def _is_pinned(self: Tensor, device: Any = None) -> bool:
+    """False: no memory is pinned without an accelerator. A device (deprecated) is read as
+    torch reads it: an index needs an accelerator, a name is checked."""
+    if device is None:
+        return False
+    warnings.warn("The argument 'device' of Tensor.is_pinned() is deprecated. Please do not "
+                  "pass this argument.", DeprecationWarning, stacklevel=2)
+    if isinstance(device, int) and not isinstance(device, bool):
+        raise RuntimeError("Cannot access accelerator device when none is available.")
+    if not isinstance(device, (str, backend.device)):
+        raise TypeError("is_pinned(): argument 'device' (position 1) must be torch.device, not "
+                        f"{_args.type_name(device)}")
+    backend.device(device)
+    return False
+
+
 def _unpacked(value: Any, dt: Any) -> Any:
     """One result of ``apply_``/``map_`` as torch writes it into dtype ``dt``: a float read
     as a double (unchecked), an int as a C long long, then converted with its overflow check
@@ -466,7 +482,7 @@ METHODS = {
     "dim_order": _dim_order,
     "layout": property(lambda self: strided), "is_sparse": property(_no),
     "output_nr": property(lambda self: self._output_nr),
-    "pin_memory": _pin_memory, "is_pinned": _no, "share_memory_": _storage.share_memory_,
+    "pin_memory": _pin_memory, "is_pinned": _is_pinned, "share_memory_": _storage.share_memory_,
     "is_shared": _storage.is_shared,
     "resolve_conj": _itself, "resolve_neg": _itself, "conj": _itself, "is_conj": _no,
     "conj_physical": _itself, "conj_physical_": conj_physical_,

@@ -253,3 +253,15 @@ def test_finfo_and_iinfo_parse_their_type_as_torch(call: str) -> None:
     parser has finfo's two signatures and iinfo's one, and names a keyword's type without a
     position."""
     assert_as_torch(lambda L: repr(eval(f"L.{call}", {"L": L})), assert_same)
+
+
+@pytest.mark.filterwarnings("ignore:The argument 'device' of Tensor.is_pinned")
+@pytest.mark.parametrize("call", [
+    "is_pinned()", "is_pinned('cpu')", "is_pinned('cuda')", "is_pinned(device=None)",
+    "is_pinned('x')", "is_pinned(L.device('cpu'))", "is_pinned(1, 2)", "is_pinned(0)",
+    "is_pinned(1.5)", "is_pinned('meta')", "is_pinned(foo=1)", "is_pinned(None, None)",
+])
+def test_is_pinned_reads_its_deprecated_device_as_torch(call: str) -> None:
+    """Seed 32008: ``x.is_pinned(foo=1)`` was Python's refusal of a method without
+    arguments; torch's takes a device (deprecated): an index needs an accelerator."""
+    assert_as_torch(lambda L: eval(f"L.ones(2).{call}", {"L": L}), assert_same)
