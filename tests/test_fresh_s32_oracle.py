@@ -265,3 +265,16 @@ def test_is_pinned_reads_its_deprecated_device_as_torch(call: str) -> None:
     """Seed 32008: ``x.is_pinned(foo=1)`` was Python's refusal of a method without
     arguments; torch's takes a device (deprecated): an index needs an accelerator."""
     assert_as_torch(lambda L: eval(f"L.ones(2).{call}", {"L": L}), assert_same)
+
+
+@pytest.mark.parametrize("call", [
+    "x.float_power(x, None, 3, inplace_=1)", "L.float_power(x, L.ones(4, 5), keepdims_=1)",
+    "L.float_power(x, other=x.bool(), dim=5)", "x.float_power(other=x, keepdims_=(1, 2))",
+    "L.float_power(x, other=x, dimm=1, out=x.bool())", "L.ones(4).float_power(L.ones(5), None)",
+    "L.float_power(x, 'a')", "L.float_power('a', x)", "L.float_power(x)", "x.float_power()",
+    "L.float_power(input=2, exponent=x)", "x.float_power(exponent=x)",
+])
+def test_float_power_is_refused_with_its_three_signatures(call: str) -> None:
+    """Seeds 32006 and 32008: float_power, declared without torch's overloads, was refused in
+    Python's words where torch lists the signatures none of which the call fits."""
+    assert_as_torch(lambda L: eval(call, {"L": L, "x": L.ones(2, 3)}), assert_same)

@@ -307,6 +307,9 @@ def same_dtypes(input: Tensor, values: Tensor) -> None:
                            "dtypes.")
 
 
+@_call_form.overloads("Tensor input, Tensor exponent, *, Tensor out = None",
+                      "Number self, Tensor exponent, *, Tensor out = None",
+                      "Tensor input, Number exponent, *, Tensor out = None")
 def float_power(input: Any, exponent: Any) -> Tensor:
     """``input ** exponent`` in float64 (each operand converted first, recorded as ``to``).
 
