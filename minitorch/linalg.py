@@ -128,6 +128,7 @@ def vander(x: Tensor, *, N: int | None = None) -> Tensor:
     return _shape.cat([powers.new_ones(*columns.shape, 1), powers], -1)
 
 
+@_call_form.parser_types(ord="Number", dim="tuple of ints | None")
 def vector_norm(input: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *,
                 dtype: Any = None) -> Tensor:
     """The ``ord``-norm of ``x`` seen as a vector (flattened, or along ``dim``).
@@ -143,6 +144,9 @@ def vector_norm(input: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = Fa
     return _norm(input, ord, dim, keepdim, dtype=dtype)
 
 
+@_call_form.overloads(*(f"Tensor input, {kind}, tuple of ints dim = None, bool keepdim = False, "
+                        "*, torch.dtype dtype = None, Tensor out = None"
+                        for kind in ("Number ord = None", "str ord")))
 def norm(input: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *,
          dtype: Any = None) -> Tensor:
     """A vector norm or, for a string ``ord``, a 2-tuple ``dim`` or an ``ord`` on a matrix, a
@@ -152,7 +156,9 @@ def norm(input: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False,
     tensor(6.)
     """
     _args.tensor_args("linalg_norm", (input, "input", 1))
-    if keepdim is not True and keepdim is not False:  # (no signature takes it)
+    if (keepdim is not True and keepdim is not False) or not (
+            ord is None or isinstance(ord, (str, int, float, complex))
+            or _args.holds_number(ord)):  # (no signature takes them)
         raise _args.invalid_combination(
             "linalg_norm", (input, ord, dim, keepdim),
             *(f"Tensor input, {kind}, tuple of ints dim = None, bool keepdim = False, *, "

@@ -278,3 +278,33 @@ def test_float_power_is_refused_with_its_three_signatures(call: str) -> None:
     """Seeds 32006 and 32008: float_power, declared without torch's overloads, was refused in
     Python's words where torch lists the signatures none of which the call fits."""
     assert_as_torch(lambda L: eval(call, {"L": L, "x": L.ones(2, 3)}), assert_same)
+
+
+NORM_CALLS = [line.strip() for line in """
+    L.linalg.norm(x, ord=(1, 2), dims=1)
+    L.linalg.norm(x.double(), 2, dims=1)
+    L.linalg.norm(x.byte(), 2, 1, 1, 2)
+    L.linalg.norm(x, 1, ord=(1, 2), dim=1, out=L.ones(2, 3))
+    L.linalg.norm(x.bool(), 2, 'a', dim=1)
+    L.linalg.norm(1j, 2, 1, out=(L.ones(2, 3),), inplace_=1)
+    L.linalg.norm(input=L.ones(2, 1), ord=L.ones(0, 3))
+    L.linalg.norm(L.ones(3), L.tensor(2.))
+    L.linalg.norm(L.ones(3), [2])
+    L.linalg.norm(x, None, None, False, L.float64)
+    L.linalg.matrix_norm(L.ones(3, 3), None, 3, ord='fro', out=L.ones(2, 3), keepdims_=1)
+    L.linalg.matrix_norm(L.ones(3, 3), dims=1)
+    L.linalg.matrix_norm(L.ones(3, 3), 2, (0, 1), False, L.float64)
+    L.linalg.vector_norm(x.half(), None, 3, dim=1, ords=2)
+    L.linalg.vector_norm(x, 2, 'a', dim=1)
+    L.linalg.vector_norm(x, 1, 1, dim=1)
+    L.linalg.vector_norm(x, 2, 1.5)
+    L.linalg.vector_norm(x, 2, L.tensor(1))
+""".strip().splitlines()]
+
+
+@pytest.mark.parametrize("call", NORM_CALLS)
+def test_the_norms_are_refused_with_their_signatures(call: str) -> None:
+    """Seed 32006: linalg.norm and matrix_norm, declared without torch's two signatures each,
+    were refused in Python's words; vector_norm's parser reads ord's and dim's types before
+    it finds an argument given twice."""
+    assert_as_torch(lambda L: eval(call, {"L": L, "x": L.ones(2, 3)}), assert_same)

@@ -278,6 +278,9 @@ class Amin(Amax):
     fn = "min"
 
 
+@_call_form.overloads(*(f"Tensor input, {kind}, tuple of ints dim = {{-2,-1}}, bool keepdim = "
+                        "False, *, torch.dtype dtype = None, Tensor out = None"
+                        for kind in ("Number ord", 'str ord = "fro"')))
 def matrix_norm(input: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool = False, *,
                 dtype: Any = None) -> Tensor:
     """A matrix norm over the two dims ``dim``: ``'fro'`` (the 2-norm of all entries), ``1``
