@@ -15,6 +15,8 @@ from __future__ import annotations
 import copy
 import csv
 import functools
+import os
+import shutil
 import subprocess
 import sysconfig
 from collections.abc import Iterable, Mapping
@@ -42,6 +44,32 @@ use_environment_scripts()  # the gradebook is created by running `alembic`
 # Each new gradebook asks `alembic heads`, a subprocess that takes seconds, for the version
 # nbgrader's migrations end at, which is the same for every gradebook: asked once a process.
 nbgrader.api.get_alembic_version = functools.cache(nbgrader.api.get_alembic_version)
+
+
+# A course root runs the instructor's solution once, to observe what its test cells send
+# (course/integrity.py caches that in the root's .observations, keyed by the source's hash
+# and the seams removed). A test session shares those runs between its roots: each root
+# starts with the observations already made, and adds those it makes (tests/course/
+# conftest.py names the folder; None: each root runs its solution).
+shared_observations: Path | None = None
+
+
+def _take_observations(root: Path) -> None:
+    if shared_observations is not None and shared_observations.is_dir():
+        (root / ".observations").mkdir(exist_ok=True)
+        for made in shared_observations.glob("*.json"):
+            shutil.copyfile(made, root / ".observations" / made.name)
+
+
+def _share_observations(root: Path) -> None:
+    if shared_observations is None:
+        return
+    shared_observations.mkdir(parents=True, exist_ok=True)
+    for made in (root / ".observations").glob("*.json"):
+        if not (shared_observations / made.name).exists():  # (another worker's: the same)
+            partial = shared_observations / f".{made.name}.{os.getpid()}"
+            shutil.copyfile(made, partial)
+            os.replace(partial, shared_observations / made.name)  # whole, or not at all
 
 
 @dataclass(frozen=True)
@@ -186,7 +214,9 @@ class CourseRoot:
         ``config`` (e.g. ``{"Execute": {"timeout": 5}}``) is merged over the root's
         configuration for this run only."""
         api = self._api(config)
+        _take_observations(self.root)
         _succeed(api.autograde(self.assignment_id, student_id), "autograde")
+        _share_observations(self.root)
         return self._grades(api, student_id)
 
     def grade_many(self, submissions: Mapping[str, NotebookNode]) -> dict[str, Grades]:
@@ -195,10 +225,12 @@ class CourseRoot:
         for student_id, nb in submissions.items():
             self.submit(student_id, nb)
         api = self._api()
+        _take_observations(self.root)
         api.autograde(self.assignment_id, "*")
         for student_id in submissions:  # a kernel that died on a loaded machine: once more
             if not self._graded_cleanly(student_id):
                 _succeed(api.autograde(self.assignment_id, student_id), "autograde")
+        _share_observations(self.root)
         return {student_id: self._grades(api, student_id) for student_id in submissions}
 
     def _graded_cleanly(self, student_id: str) -> bool:
