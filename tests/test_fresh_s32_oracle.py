@@ -5,6 +5,7 @@ result."""
 from __future__ import annotations
 
 import tracemalloc
+import warnings
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -16,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import minitorch as mt
-from tests.oracle import SETTINGS, assert_as_torch, assert_same
+from tests.oracle import SETTINGS, assert_as_torch, assert_same, raised_by
 
 
 @SETTINGS
@@ -308,3 +309,27 @@ def test_the_norms_are_refused_with_their_signatures(call: str) -> None:
     were refused in Python's words; vector_norm's parser reads ord's and dim's types before
     it finds an argument given twice."""
     assert_as_torch(lambda L: eval(call, {"L": L, "x": L.ones(2, 3)}), assert_same)
+
+
+@pytest.mark.parametrize("call", [
+    "F.embedding_bag('a', None, -1, scale_grad_by_freq='yes', padding_idx=0)",
+    "F.embedding_bag(L.eye(3), L.tensor([[0, 1], [2, 2]]))",
+    "F.embedding_bag(L.eye(3), L.tensor([0, 1, 2]), L.tensor([0, 1]), mode='sum')",
+    "F.embedding_bag(L.tensor([1.]), L.tensor([0]))", "F.embedding_bag(L.tensor([0]), None)",
+])
+def test_embedding_bag_takes_torchs_old_argument_order(call: str) -> None:
+    """Seed 33008: torch's Python reads weight's dtype first, to take (with a warning) the
+    old order, weight then input; minitorch read weight's rank first, and refused it."""
+    def program(L: Any) -> Any:
+        return eval(call, {"F": L.nn.functional, "L": L})
+
+    warned = []
+    for L in (torch, mt):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            raised_by(program, L)
+        warned.append([str(w.message) for w in caught if "Argument order" in str(w.message)])
+    assert warned[1] == warned[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert_as_torch(program, assert_same)

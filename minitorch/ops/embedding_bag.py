@@ -15,9 +15,11 @@ tensor([[6., 8.],
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Any
 
 from .. import _args
+from .. import _dtype as D
 from .._creation import arange
 from .._dtype import promote_types
 from .._tensor import Tensor
@@ -142,6 +144,11 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,
     tensor([[0.5000, 0.5000, 0.0000],
             [0.0000, 0.0000, 1.0000]])
     """
+    if weight.dtype == D.int64 and input.is_floating_point():  # torch's old order, still
+        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage "  # taken
+                      "`embedding_bag(weight, input, ...)` is deprecated, and should now be "
+                      "`embedding_bag(input, weight, ...)`.", stacklevel=2)
+        weight, input = input, weight
     if per_sample_weights is not None and input.size() != per_sample_weights.size():
         raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) "
                          "is not None, then it must have the same shape as the input "
