@@ -368,31 +368,37 @@ def _not_built(kind: str) -> Callable[..., Tensor]:
 
 def _pin_memory(self: Tensor, device: Any = None) -> Tensor:
     """torch's refusal without an accelerator: a named device's type first (deprecated)."""
-    if device is not None:
-        warnings.warn("The argument 'device' of Tensor.pin_memory() is deprecated. Please do "
-                      "not pass this argument.", DeprecationWarning, stacklevel=2)
-        kind = None if isinstance(device, int) else backend.device(device).type
-        if kind == "cuda":
-            backend.cuda_library("initialize CUDA")
-        elif kind is not None:
-            raise RuntimeError(f"{kind.upper()} device type not an accelerator.")
+    kind = _deprecated_device("pin_memory", device)
+    if kind == "cuda":
+        backend.cuda_library("initialize CUDA")
+    elif kind is not None:
+        raise RuntimeError(f"{kind.upper()} device type not an accelerator.")
     raise RuntimeError("Cannot access accelerator device when none is available.")
 
 
 def _is_pinned(self: Tensor, device: Any = None) -> bool:
-    """False: no memory is pinned without an accelerator. A device (deprecated) is read as
-    torch reads it: an index needs an accelerator, a name is checked."""
+    """False: no memory is pinned without an accelerator."""
+    _deprecated_device("is_pinned", device)
+    return False
+
+
+def _deprecated_device(method: str, device: Any) -> str | None:
+    """The type of the device ``method`` was given (None: none), as torch reads its
+    deprecated ``device``: an index needs an accelerator, anything else must be a device or
+    a valid name; only a device read warns."""
     if device is None:
-        return False
-    warnings.warn("The argument 'device' of Tensor.is_pinned() is deprecated. Please do not "
-                  "pass this argument.", DeprecationWarning, stacklevel=2)
-    if isinstance(device, int) and not isinstance(device, bool):
+        return None
+    if not isinstance(device, bool) and _args.as_int(device) is not None:
+        if _args.as_int(device) < 0:
+            raise RuntimeError("Device index must not be negative")
         raise RuntimeError("Cannot access accelerator device when none is available.")
     if not isinstance(device, (str, backend.device)):
-        raise TypeError("is_pinned(): argument 'device' (position 1) must be torch.device, not "
+        raise TypeError(f"{method}(): argument 'device' (position 1) must be torch.device, not "
                         f"{_args.type_name(device)}")
-    backend.device(device)
-    return False
+    kind = backend.device(device).type
+    warnings.warn(f"The argument 'device' of Tensor.{method}() is deprecated. Please do not "
+                  "pass this argument.", DeprecationWarning, stacklevel=3)
+    return kind
 
 
 def _unpacked(value: Any, dt: Any) -> Any:
