@@ -164,8 +164,8 @@ def own_init(cls: type) -> type:
     code = code.replace(co_qualname=name) if hasattr(code, "co_qualname") else code
     named = types.FunctionType(code, init.__globals__, init.__name__, init.__defaults__,
                                init.__closure__)
-    named.__kwdefaults__, named.__doc__, named.__qualname__ = init.__kwdefaults__, \
-        init.__doc__, name
+    named.__kwdefaults__ = init.__kwdefaults__
     named.__annotations__ = init.__annotations__
+    named.__doc__, named.__qualname__, named.__module__ = init.__doc__, name, cls.__module__
     cls.__init__ = named
     return cls
