@@ -144,9 +144,13 @@ def vector_norm(input: Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = Fa
     return _norm(input, ord, dim, keepdim, dtype=dtype)
 
 
-@_call_form.overloads(*(f"Tensor input, {kind}, tuple of ints dim = None, bool keepdim = False, "
-                        "*, torch.dtype dtype = None, Tensor out = None"
-                        for kind in ("Number ord = None", "str ord")))
+# torch's signatures of linalg.norm
+_NORM_SIGNATURES = tuple(
+    f"Tensor input, {kind}, tuple of ints dim = None, bool keepdim = False, *, "
+    "torch.dtype dtype = None, Tensor out = None" for kind in ("Number ord = None", "str ord"))
+
+
+@_call_form.overloads(*_NORM_SIGNATURES)
 def norm(input: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False, *,
          dtype: Any = None) -> Tensor:
     """A vector norm or, for a string ``ord``, a 2-tuple ``dim`` or an ``ord`` on a matrix, a
@@ -159,11 +163,8 @@ def norm(input: Tensor, ord: Any = None, dim: Any = None, keepdim: bool = False,
     if (keepdim is not True and keepdim is not False) or not (
             ord is None or isinstance(ord, (str, int, float, complex))
             or _args.holds_number(ord)):  # (no signature takes them)
-        raise _args.invalid_combination(
-            "linalg_norm", (input, ord, dim, keepdim),
-            *(f"Tensor input, {kind}, tuple of ints dim = None, bool keepdim = False, *, "
-              "torch.dtype dtype = None, Tensor out = None"
-              for kind in ("Number ord = None", "str ord")), keywords={"dtype": dtype})
+        raise _args.invalid_combination("linalg_norm", (input, ord, dim, keepdim),
+                                        *_NORM_SIGNATURES, keywords={"dtype": dtype})
     if dim is not None:
         dim = _args.int_list("linalg_norm", dim, "dim", 3)
         if len(dim) not in (1, 2):

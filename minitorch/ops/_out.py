@@ -738,8 +738,8 @@ def _out_dtype_error(name: str, written: D.dtype, given: D.dtype, field: str) ->
 # it refuses an input of a dtype it does not compute in (float16 too); max's and min's of all
 # elements check out's before they look at the input (:func:`_extremum_of_none`)
 # composite linear algebra ops that check out's dtype against their input's before anything
-_INPUT_DTYPE_FIRST = frozenset({"linalg_tensorsolve", "linalg_cond", "linalg_pinv",
-                                "cholesky_solve", "cholesky"})
+_INPUT_DTYPE_FIRST = frozenset({"linalg_tensorsolve", "linalg_tensorinv", "linalg_cond",
+                                "linalg_pinv", "cholesky_solve", "cholesky"})
 _CHECKED_FIRST = {"linalg_eigh": ("eigenvalues", "eigenvectors"), "linalg_lu_factor": ("LU",),
                   "linalg_eigvalsh": ("result",),
                   "histogram": ("hist", "bin_edges"), "max_all": ("result",),
@@ -748,8 +748,6 @@ _CHECKED_FIRST = {"linalg_eigh": ("eigenvalues", "eigenvectors"), "linalg_lu_fac
                   # (these refuse an integer input first, float16 after out's check)
                   "linalg_cholesky_ex": ("L",), "linalg_qr": ("Q", "R"), "linalg_svd": ("U",),
                   "linalg_solve_ex": ("result",), "geqrf": ("a", "tau"),
-                  # (before its shapes' check, a floating input's)
-                  "linalg_tensorinv": ("result",),
                   **dict.fromkeys(_INPUT_DTYPE_FIRST, ("result",))}
 _HALF_ONLY = frozenset({"linalg_cholesky_ex", "linalg_qr", "linalg_svd", "linalg_solve_ex",
                         "geqrf"})
@@ -790,8 +788,6 @@ def _checked_first(key: str, input: Any) -> bool:
     if not isinstance(input, Tensor):
         return False
     if key in _INPUT_DTYPE_FIRST:
-        return True
-    if key == "linalg_tensorinv":  # (out's castability from the input's dtype, any)
         return True
     if key not in ("histogram", "max_all") and (input.dim() < 2 or (
             key == "linalg_solve_ex" and input.shape[-1] != input.shape[-2])):

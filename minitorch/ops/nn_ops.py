@@ -315,7 +315,7 @@ def softmax(input: Tensor, dim: Any, dtype: Any = None) -> Tensor:
     >>> minitorch.softmax(minitorch.tensor([0., 0.]), 0)
     tensor([0.5000, 0.5000])
     """
-    _args.integer("softmax", _args.required("softmax", dim, "dim"), "dim", 2)  # types first
+    _args.integer("softmax", dim, "dim", 2)  # types first
     dt = _args.dtype("softmax", dtype)
     d = _args.dim("softmax", dim, input.dim(), position=2)
     if dt is not None:
@@ -333,7 +333,7 @@ def log_softmax(input: Tensor, dim: Any, dtype: Any = None) -> Tensor:
     >>> minitorch.log_softmax(minitorch.tensor([0., 0.]), 0)
     tensor([-0.6931, -0.6931])
     """
-    _args.integer("log_softmax", _args.required("log_softmax", dim, "dim"), "dim", 2)
+    _args.integer("log_softmax", dim, "dim", 2)
     dt = _args.dtype("log_softmax", dtype)
     d = _args.dim("log_softmax", dim, input.dim(), position=2)
     if dt is not None and dt is not input.dtype:

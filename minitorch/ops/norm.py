@@ -278,9 +278,13 @@ class Amin(Amax):
     fn = "min"
 
 
-@_call_form.overloads(*(f"Tensor input, {kind}, tuple of ints dim = {{-2,-1}}, bool keepdim = "
-                        "False, *, torch.dtype dtype = None, Tensor out = None"
-                        for kind in ("Number ord", 'str ord = "fro"')))
+# torch's signatures of linalg.matrix_norm
+_MATRIX_NORM_SIGNATURES = tuple(
+    f"Tensor input, {kind}, tuple of ints dim = {{-2,-1}}, bool keepdim = False, *, "
+    "torch.dtype dtype = None, Tensor out = None" for kind in ("Number ord", 'str ord = "fro"'))
+
+
+@_call_form.overloads(*_MATRIX_NORM_SIGNATURES)
 def matrix_norm(input: Tensor, ord: Any = "fro", dim: Any = (-2, -1), keepdim: bool = False, *,
                 dtype: Any = None) -> Tensor:
     """A matrix norm over the two dims ``dim``: ``'fro'`` (the 2-norm of all entries), ``1``
@@ -351,11 +355,8 @@ def _extremum(sums: Tensor, dim: int, largest: bool, keepdim: bool) -> Tensor:
 
 def _matrix_norm_combination(values: tuple, keywords: dict) -> TypeError:
     """torch's parser's refusal of ``linalg_matrix_norm(*values, **keywords)``."""
-    return _args.invalid_combination(
-        "linalg_matrix_norm", values,
-        *(f"Tensor input, {kind}, tuple of ints dim = {{-2,-1}}, bool keepdim = False, *, "
-          "torch.dtype dtype = None, Tensor out = None"
-          for kind in ("Number ord", 'str ord = "fro"')), keywords=keywords)
+    return _args.invalid_combination("linalg_matrix_norm", values, *_MATRIX_NORM_SIGNATURES,
+                                     keywords=keywords)
 
 
 def _refuse_matrix_norm_arguments(A: Tensor, ord: Any, dim: Any, keepdim: bool) -> None:
