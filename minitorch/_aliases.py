@@ -369,6 +369,8 @@ def _not_built(kind: str) -> Callable[..., Tensor]:
 def _pin_memory(self: Tensor, device: Any = None) -> Tensor:
     """torch's refusal without an accelerator: a named device's type first (deprecated)."""
     kind = _deprecated_device("pin_memory", device)
+    if kind is not None:  # torch's pin_memory asks is_pinned(device) first, which warns too
+        _deprecated_device("is_pinned", device)
     if kind == "cuda":
         backend.cuda_library("initialize CUDA")
     elif kind is not None:

@@ -261,11 +261,25 @@ def test_finfo_and_iinfo_parse_their_type_as_torch(call: str) -> None:
     "is_pinned()", "is_pinned('cpu')", "is_pinned('cuda')", "is_pinned(device=None)",
     "is_pinned('x')", "is_pinned(L.device('cpu'))", "is_pinned(1, 2)", "is_pinned(0)",
     "is_pinned(1.5)", "is_pinned('meta')", "is_pinned(foo=1)", "is_pinned(None, None)",
+    "is_pinned(-1)", "is_pinned(True)", "is_pinned(np.int64(0))", "pin_memory(-1)",
+    "pin_memory(np.int64(0))", "pin_memory(True)", "pin_memory('cpu')", "pin_memory()",
 ])
 def test_is_pinned_reads_its_deprecated_device_as_torch(call: str) -> None:
     """Seed 32008: ``x.is_pinned(foo=1)`` was Python's refusal of a method without
-    arguments; torch's takes a device (deprecated): an index needs an accelerator."""
-    assert_as_torch(lambda L: eval(f"L.ones(2).{call}", {"L": L}), assert_same)
+    arguments; torch's takes a device (deprecated): an index needs an accelerator, and only
+    a device read warns."""
+    def program(L: Any) -> Any:
+        return eval(f"L.ones(2).{call}", {"L": L, "np": np})
+
+    warned = []
+    for L in (torch, mt):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            raised_by(program, L)
+        warned.append([str(w.message).split(" (Triggered internally")[0] for w in caught
+                       if "deprecated" in str(w.message)])
+    assert warned[1] == warned[0]
+    assert_as_torch(program, assert_same)
 
 
 @pytest.mark.parametrize("call", [
