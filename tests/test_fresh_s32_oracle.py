@@ -256,6 +256,16 @@ def test_finfo_and_iinfo_parse_their_type_as_torch(call: str) -> None:
     assert_as_torch(lambda L: repr(eval(f"L.{call}", {"L": L})), assert_same)
 
 
+def _warned(program: Any, L: Any, about: str) -> list[str]:
+    """The warnings about ``about`` that ``program(L)`` gives, without torch's note of where
+    in its C++ they were raised."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        raised_by(program, L)
+    return [str(w.message).split(" (Triggered internally")[0] for w in caught
+            if about in str(w.message)]
+
+
 @pytest.mark.filterwarnings("ignore:The argument 'device' of Tensor.is_pinned")
 @pytest.mark.parametrize("call", [
     "is_pinned()", "is_pinned('cpu')", "is_pinned('cuda')", "is_pinned(device=None)",
@@ -271,14 +281,7 @@ def test_is_pinned_reads_its_deprecated_device_as_torch(call: str) -> None:
     def program(L: Any) -> Any:
         return eval(f"L.ones(2).{call}", {"L": L, "np": np})
 
-    warned = []
-    for L in (torch, mt):
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            raised_by(program, L)
-        warned.append([str(w.message).split(" (Triggered internally")[0] for w in caught
-                       if "deprecated" in str(w.message)])
-    assert warned[1] == warned[0]
+    assert _warned(program, mt, "deprecated") == _warned(program, torch, "deprecated")
     assert_as_torch(program, assert_same)
 
 
@@ -337,13 +340,7 @@ def test_embedding_bag_takes_torchs_old_argument_order(call: str) -> None:
     def program(L: Any) -> Any:
         return eval(call, {"F": L.nn.functional, "L": L})
 
-    warned = []
-    for L in (torch, mt):
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            raised_by(program, L)
-        warned.append([str(w.message) for w in caught if "Argument order" in str(w.message)])
-    assert warned[1] == warned[0]
+    assert _warned(program, mt, "Argument order") == _warned(program, torch, "Argument order")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert_as_torch(program, assert_same)
