@@ -390,8 +390,9 @@ def _deprecated_device(method: str, device: Any) -> str | None:
     a valid name; only a device read warns."""
     if device is None:
         return None
-    if not isinstance(device, bool) and _args.as_int(device) is not None:
-        if _args.as_int(device) < 0:
+    index = None if isinstance(device, bool) else _args.as_int(device)
+    if index is not None:
+        if index < 0:
             raise RuntimeError("Device index must not be negative")
         raise RuntimeError("Cannot access accelerator device when none is available.")
     if not isinstance(device, (str, backend.device)):

@@ -278,6 +278,8 @@ _PROMOTED = frozenset({"bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left
 
 
 # the op an alias runs, which torch's autograd refusal names
+# the ops that join their tensors raised to enough dims with cat (ops/stacking.py)
+_STACKING = frozenset({"hstack", "vstack", "dstack", "row_stack", "column_stack"})
 _RUNS = {"square": "pow", "absolute": "abs", "negative": "neg", "fix": "trunc", "msort": "sort",
          "arccos": "acos", "arccosh": "acosh", "arcsin": "asin", "arcsinh": "asinh",
          "arctan": "atan", "arctanh": "atanh", "subtract": "sub", "divide": "div",
@@ -294,10 +296,7 @@ _RUNS = {"square": "pow", "absolute": "abs", "negative": "neg", "fix": "trunc", 
          "linalg_eigvalsh": "_linalg_eigh", "linalg_svdvals": "_linalg_svd",
          "linalg_cholesky": "linalg_cholesky_ex", "linalg_solve": "_linalg_solve_ex",
          "linalg_matmul": "matmul",
-         **dict.fromkeys(("hstack", "vstack", "dstack", "row_stack", "column_stack", "concat",
-                          "concatenate"), "cat")}
-# the ops that join their tensors raised to enough dims with cat (ops/stacking.py)
-_STACKING = frozenset({"hstack", "vstack", "dstack", "row_stack", "column_stack"})
+         **dict.fromkeys((*_STACKING, "concat", "concatenate"), "cat")}
 # ops whose kernel writes its own dtype (no cast into ``out``): torch's checks of out's dtype
 _SAME_DTYPE = frozenset({"abs", "absolute", "neg", "negative", "floor", "ceil", "trunc", "fix",
                          "frac", "sign", "sgn", "bitwise_not", "round", "conj_physical"})
