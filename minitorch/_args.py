@@ -1544,7 +1544,7 @@ def assigned(value: Any, dt: Any, unsigned: bool = False, named: Any = None) -> 
     Traceback (most recent call last):
     RuntimeError: value cannot be converted to type int64_t without overflow
     """
-    if isinstance(value, (bool, int)) or type(value).__name__.startswith(("int", "bool")):
+    if isinstance(value, (bool, int)) or type(value).__name__.startswith(("int", "uint", "bool")):
         n = int(value)
         high = 2 ** 64 if unsigned else INT64_MAX + 1
         if not INT64_MIN <= n < high:

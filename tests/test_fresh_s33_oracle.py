@@ -1,0 +1,52 @@
+"""Fresh fuzz seeds of session 33 (the in-repo fuzzer on seeds 34001-34003, and four fuzzers
+written anew by helpers who did not see minitorch's tests): what they found. Each case runs
+under torch and minitorch (``L``) and must raise torch's exception with torch's message, or
+give torch's result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tests.oracle import assert_as_torch, assert_same
+
+UNSIGNED = [np.uint8(3), np.uint16(3), np.uint32(3), np.uint64(3), np.uint64(2**64 - 1),
+            np.uint64(2**63)]
+
+
+@pytest.mark.parametrize("value", UNSIGNED, ids=repr)
+@pytest.mark.parametrize("dtype", ["float32", "int64", "uint8", "bool", "float16"])
+@pytest.mark.parametrize("write", ["setitem", "mask", "fill_", "full", "masked_fill"])
+def test_a_numpy_unsigned_integer_is_written_as_torch(value: Any, dtype: str, write: str
+                                                      ) -> None:
+    """Seed 34001: ``x[i] = np.uint8(3)`` was refused ("can't assign a numpy.uint8"): torch
+    reads every numpy integer as an int, the unsigned ones too."""
+    def fn(L: Any) -> Any:
+        x = L.zeros(3, 2, dtype=getattr(L, dtype))
+        if write == "setitem":
+            x[0] = value
+        elif write == "mask":
+            x[L.tensor([True, False, True])] = value
+        elif write == "fill_":
+            x.fill_(value)
+        elif write == "full":
+            return L.full((2,), value, dtype=getattr(L, dtype))
+        else:
+            return x.masked_fill(L.tensor([True, False]), value)
+        return x
+    assert_as_torch(fn)
+
+
+@pytest.mark.parametrize("call", [
+    "x.std(correction=1j)", "x.var(correction=1j)", "L.std(x, 0, correction=1j)",
+    "x.std(5, correction=1j)", "x.std(correction=2**63)", "L.var_mean(x, correction=1j)",
+    "L.std_mean(x, correction=1j)", "x.var(correction=2**64 + 5)"])
+@pytest.mark.parametrize("dtype", ["int64", "bool", "float32"])
+@pytest.mark.filterwarnings("ignore:.*degrees of freedom is <= 0")
+def test_a_variance_checks_its_dtype_before_reading_correction(call: str, dtype: str) -> None:
+    """Seed 34002: ``int_tensor.std(correction=1j)`` said the complex could not be read as a
+    double; torch's kernel refuses the integer tensor before it reads the correction."""
+    assert_as_torch(lambda L: eval(call, {"L": L, "x": L.ones(2, 3, dtype=getattr(L, dtype))}),
+                    assert_same)
