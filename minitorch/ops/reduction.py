@@ -487,14 +487,15 @@ def variance_options(name: str, input: Tensor, dim: Dims, unbiased: Any, keepdim
     if correction is None or correction is _args.OMITTED:
         correction = 1 if unbiased else 0
     else:
-        correction = _args.double_of(_args.numbers(name, (correction, "correction", None))[0])
-        correction = correction if _args.INT64_MIN <= correction <= _args.INT64_MAX \
-            else float(correction)  # torch reads an int past int64 as a double
+        correction = _args.numbers(name, (correction, "correction", None))[0]
     _args.dim_types(name, dim)  # the dims' types before keepdim's, as torch
     keepdim = _args.flag(name, keepdim, "keepdim")
     _args.dims(name, dim, None)  # the rest of the dims unpacked once every type matched
     if not input.dtype.is_floating_point:
         raise RuntimeError("std and var only support floating point and complex dtypes")
+    correction = _args.double_of(correction)  # the kernel reads it, after the dtype check
+    correction = correction if _args.INT64_MIN <= correction <= _args.INT64_MAX \
+        else float(correction)  # torch reads an int past int64 as a double
     dims = _args.dims(name, dim, input.dim()) or None
     if _count(input.shape, dims if input.dim() else None) - correction <= 0:
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
