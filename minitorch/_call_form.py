@@ -101,6 +101,8 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
             _batched_function.refuse_captured(args[0], name, args[1:], kwargs)
         given = numpy_keywords(kwargs, parameters, len(args)) \
             if kwargs and not numpy_names.isdisjoint(kwargs) else kwargs
+        if overloaded and not method and "self" in given and "self" not in parameters:
+            args, given = _number_self(signatures, args, given)
         if _overriding.subclassed and (handled := overrides.dispatch_subclassed(
                 called, api_name, args, kwargs)) is not NotImplemented:
             return handled  # a Tensor subclass's __torch_function__ answers
@@ -270,6 +272,25 @@ def _positional_by_keyword(name: str, positional_only: list, signatures: tuple, 
         if len(args) != i or not any(re.search(rf"\b{parameter}\b", s) for s in signatures):
             raise TypeError(f"{name}() got an unexpected keyword argument '{parameter}'")
         args = (*args, given.pop(parameter))
+    return args, given
+
+
+def _number_self(signatures: tuple, args: tuple, given: dict) -> tuple[tuple, dict]:
+    """The call's ``args`` and ``given`` keywords with ``self=`` moved to its place, where it is
+    a number and one of torch's ``signatures`` takes ``Number self`` there (``pow(self=2,
+    exponent=x)``): minitorch's functions name that parameter ``input``.
+
+    >>> _number_self(("Tensor input, Tensor other", "Number self, Tensor other"), (),
+    ...              {"self": 2, "other": "x"})
+    ((2,), {'other': 'x'})
+    """
+    number = _PARSER_TYPES["Number"][1]
+    for signature in signatures:
+        names = [p[0] for p in _signature_parameters(signature)]
+        if "self" in names and names.index("self") == len(args) and number(given["self"]):
+            value = given["self"]
+            given = {k: v for k, v in given.items() if k != "self"}
+            return (*args, value.item() if _args.is_tensor(value) else value), given
     return args, given
 
 
