@@ -26,7 +26,7 @@ from ._meta import is_meta
 from ._tensor_str import meta_repr, tensor_repr
 from ._warn_once import warn_once
 from .autograd import forward_ad, grad_mode
-from .autograd.graph import AccumulateGrad, add_hook, exposed
+from .autograd.graph import AccumulateGrad, add_hook, exposed, saved_as_written
 from .backend import HOST_SCALARS, namespace, to_numpy
 from .ops._cascade_sum import torch_sum
 
@@ -1091,6 +1091,7 @@ class Tensor(metaclass=_TensorType):
         out = op(old, *others, **kwargs)
         self._write(out._data, fills)
         self._take_grad_fn(out._grad_fn, out._output_nr)
+        saved_as_written(out._grad_fn, self)
         return self
 
     def _inplace_on_view(self, op: Callable[..., Tensor], others: tuple, kwargs: dict,
@@ -1117,6 +1118,7 @@ class Tensor(metaclass=_TensorType):
             _distinct_key(self._data) is not None))
         self._write(out._data, fills)
         self._rebase_view(new_root, key)
+        saved_as_written(out._grad_fn, self)
         return self
 
     def _rebase_view(self, new_root: Tensor, key: Any) -> None:

@@ -69,3 +69,28 @@ def test_a_number_given_as_self_takes_its_place_as_torch(call: str) -> None:
     exponent``), and its parser binds ``pow(self=2, exponent=x)`` to it; minitorch, whose
     functions name it ``input``, refused that call as matching no overload."""
     assert_as_torch(lambda L: eval(call, {"L": L, "np": np, "x": L.arange(1., 3.)}), assert_same)
+
+
+INPLACE = ["exp_()", "tanh_()", "sigmoid_()", "sqrt_()", "rsqrt_()", "reciprocal_()",
+           "expm1_()", "relu_()", "abs_()", "mul_(2)", "add_(1)", "pow_(2)", "neg_()",
+           "log_()", "clamp_(0.1, 5)", "div_(2)", "mul_(w)", "square_()"]
+
+
+@pytest.mark.parametrize("second", INPLACE)
+@pytest.mark.parametrize("first", INPLACE)
+@pytest.mark.parametrize("view", [False, True])
+def test_an_inplace_op_that_saves_its_result_refuses_a_later_write_as_torch(
+        first: str, second: str, view: bool) -> None:
+    """A fresh autograd fuzz: ``y.exp_(); y.exp_(); y.sum().backward()`` returned a gradient.
+    torch saves the tensor an in-place op wrote its result into, so the second write bumps
+    the version the first one's node saved, and backward refuses it."""
+    def fn(L: Any) -> Any:
+        x = L.tensor([[0.5, 1.5, 2.0], [0.25, 0.75, 1.0]], requires_grad=True)
+        w = L.tensor([0.5, 2.0, 3.0], requires_grad=True)
+        y = x.clone()
+        t = y[0] if view else y
+        eval(f"t.{first}", {"t": t, "w": w})
+        eval(f"t.{second}", {"t": t, "w": w})
+        (y * 1).sum().backward()
+        return x.grad, w.grad
+    assert_as_torch(fn, assert_same)

@@ -668,6 +668,24 @@ class SavedTensor:
         self._packed = None
 
 
+def saved_as_written(node: Node | None, tensor: Tensor) -> None:
+    """The outputs ``node`` saved stand for ``tensor``, which an in-place op just wrote them
+    into: torch saves that tensor itself, so a later write into it is refused at backward.
+
+    >>> x = minitorch.ones(2, requires_grad=True)
+    >>> y = x.clone().exp_()
+    >>> _ = y.exp_()  # overwrites the result the first exp_ saved
+    >>> y.sum().backward()  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    RuntimeError: one of the variables ... which is output 0 of Exp, is at version 2; ...
+    """
+    for saved in getattr(node, "_saved", None) or ():
+        if saved is not None and saved._is_output and isinstance(saved._tensor, T.Tensor):
+            saved._tensor._version_counter = tensor._version_counter
+            saved._version = tensor._version_counter.value
+
+
 FREED = object.__new__(SavedTensor)
 """A saved tensor already released: what stands, after backward, for a number that torch
 saved as a (wrapped-number) tensor, so that a second backward raises as torch's. Every node
