@@ -94,3 +94,25 @@ def test_an_inplace_op_that_saves_its_result_refuses_a_later_write_as_torch(
         (y * 1).sum().backward()
         return x.grad, w.grad
     assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize("program", [
+    "h = x * 1; y = h.pow(2); h.detach_(); y.sum().backward()",
+    "h = x * 1; y = h.pow(2); h.detach_(); h.requires_grad_(); y.sum().backward()",
+    "h = x * 1; y = h * h; h.detach_(); y.sum().backward()",
+    "h = x * 1; y = h.sin(); h.detach_(); y.sum().backward(create_graph=True)",
+    "h = x * 1; y = h.exp(); z = y * 2; y.detach_(); z.sum().backward()",  # a saved output
+    "h = x * 1; y = h.pow(2); h.detach_(); r = y.grad_fn._saved_self",  # read, not backward
+    "y = x.pow(2); x.detach_(); y.sum().backward()",  # a saved leaf
+    "h = x * 1; y = h[0:2] * 2; h.detach_(); y.sum().backward()",  # saves nothing of h
+    "h = x * 1; y = h.sum(); h.detach_(); y.backward()"])
+@pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True")
+def test_a_saved_input_detached_in_place_is_refused_by_backward_as_torch(program: str) -> None:
+    """A fresh autograd fuzz: ``h = x * 1; y = h.pow(2); h.detach_()`` then backward returned
+    a gradient through the history ``detach_`` had cut; torch's backward refuses to read a
+    saved input that lost its grad_fn (its ``_saved_self`` accessor still reads it)."""
+    def fn(L: Any) -> Any:
+        x = L.ones(3, requires_grad=True)
+        exec(program, {"x": x})
+        return x.grad
+    assert_as_torch(fn, assert_same)

@@ -167,7 +167,7 @@ class BackwardCFunction(Node, FunctionCtx):
                 saved = self._saved[i] if i < len(self._saved) else None
                 if saved is None and key == "other":
                     return self._saved_number()
-                return None if saved is None else saved.unpack(self)
+                return None if saved is None else saved.unpack(self, by_backward=False)
             read = type(self)._saved_values.get(key)
             if read is not None:  # a number, flag or size the forward kept, in torch's form
                 return read(self)

@@ -586,8 +586,8 @@ class SavedTensor:
     and is rebuilt as a new tensor on unpack.
     """
 
-    __slots__ = ("_is_output", "_leaf_requiring_grad", "_output_nr", "_packed", "_tensor",
-                 "_unpack_hook", "_version")
+    __slots__ = ("_had_grad_fn", "_is_output", "_leaf_requiring_grad", "_output_nr",
+                 "_packed", "_tensor", "_unpack_hook", "_version")
 
     def __init__(self, tensor: Tensor, is_output: bool) -> None:
         if tensor._inference:
@@ -596,6 +596,7 @@ class SavedTensor:
             check_can_save(tensor)  # raises torch's error
         self._version = tensor._version_counter.value
         self._is_output = is_output
+        self._had_grad_fn = tensor._grad_fn is not None
         self._output_nr = tensor._output_nr
         hooks = _hook_state.stack
         if hooks:
@@ -610,8 +611,9 @@ class SavedTensor:
         self._packed = None
         self._tensor = tensor._output_alias() if is_output else tensor
 
-    def unpack(self, owner: Node) -> Tensor:
-        """The saved tensor, checked against in-place modification."""
+    def unpack(self, owner: Node, by_backward: bool = True) -> Tensor:
+        """The saved tensor, checked against in-place modification (and, ``by_backward`` of a
+        built-in op, against ``detach_``: its node's backward reads the history it had)."""
         if self._tensor is _FREED:
             raise RuntimeError(_FREED_MESSAGE)
         if self._unpack_hook is not None:
@@ -625,6 +627,11 @@ class SavedTensor:
         if not self._is_output and tensor._view_creation is not None:
             tensor._rebased()  # torch reads a saved view's grad_fn first: its refusal comes first
         check_version(self, tensor, owner)  # the course's seam: looked up here at each call
+        if by_backward and self._had_grad_fn and tensor._grad_fn is None and \
+                not self._is_output and owner._forward_cls._trusted:
+            raise RuntimeError(
+                "Trying to use a saved tensor that has been detached in-place, i.e. with "
+                ".detach_().This is not supported, please use out-of-place `.detach()` instead")
         if self._is_output:
             return tensor._rewrap_output(owner, self._output_nr)
         return tensor
