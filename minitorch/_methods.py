@@ -869,7 +869,7 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
     # a one-element value: torch reads the indices in order (a larger one: dtypes first)
     parts = indexing.check_key(self, key, bounds=False, writes=not isinstance(
         value, Tensor) or value.numel() == 1)
-    mask = _only_index(key)
+    mask = indexing.byte_array(_only_index(key))
     if isinstance(mask, list) and mask and all(type(v) is bool for v in mask):
         mask = _factories_tensor(mask)  # torch reads a list of bools as a mask tensor
     if isinstance(mask, Tensor) and mask.dim() and mask.dtype.name in ("bool", "uint8") and (
@@ -913,7 +913,8 @@ def _only_index(key: Any) -> Any:
     (ints, slices, None, ``...``): torch writes a one-element value through it, if a mask,
     with masked_fill_ on the view the basic parts make. None where it has none or several (a
     bool or 0-d bool tensor is one: a mask of a new dim)."""
-    parts = key if isinstance(key, tuple) else (key,)
+    parts = key if isinstance(key, tuple) else tuple(key) if indexing.is_index_sequence(key) \
+        else (key,)
     indexes = [p for p in parts if indexing.is_index_array(p) or isinstance(p, bool) or (
         isinstance(p, Tensor) and p.dtype.name in ("bool", "uint8"))]
     return indexes[0] if len(indexes) == 1 else None

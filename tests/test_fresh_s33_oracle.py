@@ -116,3 +116,33 @@ def test_a_saved_input_detached_in_place_is_refused_by_backward_as_torch(program
         exec(program, {"x": x})
         return x.grad
     assert_as_torch(fn, assert_same)
+
+
+BYTE_KEYS = {
+    "array": lambda: np.array([1, 0, 1], dtype=np.uint8),
+    "columns": lambda: (slice(None), np.array([1, 0, 1, 1], dtype=np.uint8)),
+    "0-d": lambda: np.array(1, dtype=np.uint8), "0-d false": lambda: np.array(0, dtype=np.uint8),
+    "in a tuple": lambda: (np.array([1, 0, 1], dtype=np.uint8),),
+    "in a list": lambda: [np.array([1, 0, 1], dtype=np.uint8)],
+    "scalars in a list": lambda: [np.uint8(1), np.uint8(0), np.uint8(1)],
+    "one scalar in a list": lambda: [np.uint8(1)], "mixed list": lambda: [np.uint8(1), 2],
+    "2-d": lambda: np.array([[1, 0, 1, 1], [0, 0, 0, 1], [1, 1, 1, 1]], dtype=np.uint8),
+    "with an int": lambda: (np.array([1, 0, 1], dtype=np.uint8), 1),
+    "int8 array": lambda: np.array([1, 0, 1], dtype=np.int8), "a scalar": lambda: np.uint8(1)}
+
+
+@pytest.mark.parametrize("value", [None, "5", "tensor(5.)", "ones(4)"])
+@pytest.mark.parametrize("key", BYTE_KEYS)
+@pytest.mark.filterwarnings("ignore:indexing with dtype torch.uint8 is now deprecated")
+@pytest.mark.filterwarnings("ignore:Using a non-tuple sequence for multidimensional indexing")
+def test_a_numpy_uint8_array_indexes_as_a_mask_as_torch(key: str, value: str | None) -> None:
+    """A fresh fuzz of indexing: ``x[np.array([1, 0, 1], dtype=np.uint8)]`` took the rows 1,
+    0, 1; torch makes a uint8 tensor of the array, which indexes as a mask (deprecated), and
+    which masked_fill_ refuses when one value is written through it."""
+    def fn(L: Any) -> Any:
+        x = L.arange(12.).reshape(3, 4)
+        if value is None:
+            return x[BYTE_KEYS[key]()]
+        x[BYTE_KEYS[key]()] = eval(value, {"tensor": L.tensor, "ones": L.ones})
+        return x
+    assert_as_torch(fn, assert_same)

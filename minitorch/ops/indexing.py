@@ -322,17 +322,40 @@ def key_parts(key: Any) -> tuple:
     ((0, 1), ([0, 1], [1, 0]), ([0, 1],))
     """
     if isinstance(key, tuple):
-        return _narrow_index_tensors(tuple(map(_zero_d_array, key)))
-    if isinstance(key, Tensor):
-        return _narrow_index_tensors((key,))
-    if isinstance(key, list) and len(key) < 32 and any(map(_multidimensional, key)):
+        return _narrow_index_tensors(tuple(map(_zero_d_array, map(byte_array, key))))
+    if is_index_sequence(key):
         warnings.warn("Using a non-tuple sequence for multidimensional indexing is deprecated "
                       "and will be changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. "
                       "In pytorch 2.9 this will be interpreted as tensor index, "
                       "x[torch.tensor(seq)], which will result either in an error or a "
                       "different result", UserWarning, stacklevel=4)
-        return tuple(key)
-    return (_zero_d_array(key),)
+        return _narrow_index_tensors(tuple(map(byte_array, key)))
+    return _narrow_index_tensors((_zero_d_array(byte_array(key)),))
+
+
+def is_index_sequence(key: Any) -> bool:
+    """Whether a list key reads as a tuple of indices (numpy's old rule, which torch keeps
+    with a warning): a short one that holds a sequence, a tensor, a slice, None or ``...``.
+
+    >>> is_index_sequence([[0, 1], [1, 0]]), is_index_sequence([0, 1])
+    (True, False)
+    """
+    return isinstance(key, list) and len(key) < 32 and any(map(_multidimensional, key))
+
+
+def byte_array(p: Any) -> Any:
+    """A numpy array of uint8 (0-d too), or a list of numpy uint8 scalars, as the uint8 tensor
+    torch makes of it: a mask; any other index part as it is.
+
+    >>> import numpy as np
+    >>> byte_array(np.array([1, 0], dtype=np.uint8)), byte_array([1, 0])
+    (tensor([1, 0], dtype=torch.uint8), [1, 0])
+    """
+    if isinstance(p, list) and p and all(type(v).__name__ == "uint8" for v in p):
+        p = _creation.as_array(p, None)
+    if type(p).__name__ == "ndarray" and str(p.dtype) == "uint8":
+        return _creation.tensor(p)
+    return p
 
 
 def _zero_d_array(p: Any) -> Any:
