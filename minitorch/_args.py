@@ -1017,6 +1017,9 @@ def dtype(fn: str, value: Any, name: str = "dtype", position: int | None = None,
     python = {float: D.float64, int: D.int64, bool: D.bool}
     if isinstance(value, type) and value in python:
         return python[value]
+    if value is complex:
+        raise TypeError(f"{fn}(): minitorch has no complex dtypes, so it cannot take Python's "
+                        "complex as a dtype (torch's complex128); give a real dtype")
     raise TypeError(f"{fn}(): argument '{name}'{_at(position)} must be torch.dtype, not "
                     f"{type_name(value)}")
 
@@ -1038,9 +1041,10 @@ def numbers(fn: str, *specs: tuple) -> tuple:
                  for spec in specs)
 
 
-def double_of(value: Any) -> Any:
-    """A Number that torch reads as a double (``Scalar.to<double>()``): a complex one only
-    if its imaginary part is zero, as its real part; anything else as it is.
+def double_of(value: Any, target: str = "double") -> Any:
+    """A Number that torch reads as a double (``Scalar.to<double>()``; or as the C type
+    ``target``): a complex one only if its imaginary part is zero, as its real part; anything
+    else as it is.
 
     >>> double_of(2 + 0j), double_of(3)
     (2.0, 3)
@@ -1051,7 +1055,7 @@ def double_of(value: Any) -> Any:
     if not isinstance(value, complex):
         return value
     if value.imag:
-        raise conversion_overflow("double")
+        raise conversion_overflow(target)
     return value.real
 
 

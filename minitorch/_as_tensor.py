@@ -78,7 +78,10 @@ def asarray(obj: Any, *, dtype: D.dtype | None = None, device: Any = None, copy:
         result = _converted(obj, dtype, target, copy)
     else:
         result = _new_array(obj, dtype, device, copy)
-    if requires_grad is _args.OMITTED:
+    if requires_grad is _args.OMITTED:  # (then obj's, which an integer copy cannot keep)
+        if isinstance(obj, Tensor) and obj.requires_grad and not result.dtype.is_floating_point:
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                               "gradients")
         if result is obj and obj.requires_grad:
             warn_once("torch.asarray: unspecified requires_grad now defaults to "
                       "obj.requires_grad instead of False. Pass requires_grad=False explicitly "

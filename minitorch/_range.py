@@ -48,6 +48,9 @@ def range(start: Any = _args.OMITTED, end: Any = _args.OMITTED, step: Any = 1, *
     if not dt.is_floating_point:  # torch's kernel reads the bounds in int64
         start, end, step = (int(_args.assigned(v, D.int64, unsigned=True))
                             for v in (start, end, step))
+    else:  # ... else in its accumulating type, where a complex number must be real
+        start, end, step = (_args.double_of(v, "float" if dt is D.float16 else "double")
+                            for v in (start, end, step))
     check_range_bounds(start, end, step)
     size = int((end - start) / step + 1) if dt.is_floating_point else (end - start) // step + 1
     if size > _args.INT64_MAX:  # torch's int64 count wraps to a value no SymInt holds

@@ -1236,13 +1236,14 @@ def _to_arguments(args: tuple, kwargs: dict) -> tuple[D.dtype | None, backend.de
     given, first = args, args[0] if args else None
     # torch reads a numpy scalar as Python's number, an integer as a device index, and a
     # bool or a float as a tensor, whose dtype is its type's (minitorch has no complex one)
-    if _args.is_array(first) and type(first).__name__ != "ndarray":
+    if _args.is_array(first) and type(first).__name__ != "ndarray" and \
+            not isinstance(first, type):
         first = int(first) if first.dtype.kind in "iu" else _args.numpy_scalar(first)
         args = (first, *args[1:])
     if isinstance(first, (bool, float)):
         args = (type(first), *args[1:])
         first = args[0]
-    leading = 1 if isinstance(first, (D.dtype, type, Tensor)) else 2
+    leading = 1 if _dtype_like(first) or isinstance(first, Tensor) else 2
     lead, flags = args[:leading], args[leading:]
     named = [k for k in ("device", "dtype")[len(lead) if leading == 2 else 0:] if k in kwargs]
     dtype = kwargs.get("dtype", lead[1] if leading == 2 and len(lead) > 1 else None)
@@ -1251,7 +1252,7 @@ def _to_arguments(args: tuple, kwargs: dict) -> tuple[D.dtype | None, backend.de
     if (leading == 1 and ({"dtype", "device"} & kwargs.keys())) or len(flags) > 2 or \
             len(named) != len({"dtype", "device"} & kwargs.keys()) or \
             any(not isinstance(v, bool) for v in values) or \
-            (dtype is not None and not isinstance(dtype, (D.dtype, type))) or \
+            (dtype is not None and not _dtype_like(dtype)) or \
             not isinstance(dev, (str, int, backend.device, type(None))) or \
             not isinstance(kwargs.get("memory_format"), (_layout.memory_format, type(None))) or \
             kwargs.keys() - {"dtype", "device", "non_blocking", "copy", "memory_format"}:
@@ -1262,6 +1263,11 @@ def _to_arguments(args: tuple, kwargs: dict) -> tuple[D.dtype | None, backend.de
         dtype = first
     copy = (flags[1] if len(flags) > 1 else False) or kwargs.get("copy", False)
     return (None if dtype is None else _args.dtype("to", dtype)), backend.as_device(dev), copy
+
+
+def _dtype_like(value: Any) -> bool:
+    """A dtype, or a Python type that torch's parser reads as one (numpy's types are none)."""
+    return isinstance(value, D.dtype) or any(value is t for t in (bool, int, float, complex))
 
 
 def accelerator_target(kind: str, device: Any, non_blocking: Any, memory_format: Any,

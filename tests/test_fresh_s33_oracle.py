@@ -146,3 +146,44 @@ def test_a_numpy_uint8_array_indexes_as_a_mask_as_torch(key: str, value: str | N
         x[BYTE_KEYS[key]()] = eval(value, {"tensor": L.tensor, "ones": L.ones})
         return x
     assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize("call", [
+    "x.to(np.float32)", "x.to(np.int64)", "x.to(np.bool_)", "x.to(float)", "x.to(int)",
+    "x.to(bool)", "x.to(str)", "x.to(list)", "x.to(dtype=np.float32)", "x.to(dtype=float)",
+    "x.to('cpu', float)", "x.to('cpu', np.float64)", "x.to(np.float32(1))",
+    "x.to(np.int64(0))", "x.to(np.float32, copy=True)"])
+def test_to_takes_pythons_types_but_no_numpy_type_as_torch(call: str) -> None:
+    """A fresh fuzz of conversions: ``x.to(np.float32)`` failed inside minitorch reading the
+    type's ``dtype`` descriptor; torch's parser takes Python's bool, int and float as dtypes
+    and refuses numpy's types as matching none of to()'s signatures."""
+    assert_as_torch(lambda L: eval(call, {"x": L.zeros(3), "np": np}), assert_same)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "bool", "int64", "float64", None])
+@pytest.mark.parametrize("source", ["leaf", "non-leaf", "detached"])
+@pytest.mark.parametrize("requires_grad", [None, False, True])
+@pytest.mark.filterwarnings("ignore:torch.asarray: unspecified requires_grad")
+def test_asarray_of_a_tensor_requiring_grad_keeps_that_flag_as_torch(
+        dtype: str | None, source: str, requires_grad: bool | None) -> None:
+    """A fresh fuzz: ``asarray(leaf_requiring_grad, dtype=int8)`` returned an int8 tensor;
+    torch's asarray keeps obj's requires_grad where it is not given, which no integer tensor
+    can have."""
+    def fn(L: Any) -> Any:
+        x = L.tensor([1.0, 2.0], requires_grad=True)
+        x = {"leaf": x, "non-leaf": x * 1, "detached": x.detach()}[source]
+        kwargs = {} if requires_grad is None else {"requires_grad": requires_grad}
+        return L.asarray(x, dtype=dtype and getattr(L, dtype), **kwargs)
+    assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize("args", [
+    "3j, 5", "0, 5, 3j", "math.nan, 3j, 0", "math.inf, 3j", "0, 5, 1 + 0j",
+    "0, 5, 1 + 0j, dtype=L.float16", "0, 5, 1j, dtype=L.float16", "0, 5j, 1, dtype=L.int64",
+    "0, 5 + 0j, 1, dtype=L.int32", "2j, 1"])
+@pytest.mark.filterwarnings("ignore:torch.range is deprecated")
+def test_range_reads_a_complex_bound_as_torch(args: str) -> None:
+    """A fresh fuzz: ``range(3j, 5)`` failed in Python's ``math.isfinite``; torch's kernel
+    reads each bound as a double (a float for float16), which a complex number is only when
+    its imaginary part is zero."""
+    assert_as_torch(lambda L: eval(f"L.range({args})", {"L": L, "math": __import__("math")}))
