@@ -1245,9 +1245,21 @@ def python_attribute(value: Any, attribute: str) -> None:
     >>> python_attribute(2, "size")
     Traceback (most recent call last):
     AttributeError: 'int' object has no attribute 'size'
+    >>> import numpy as np
+    >>> python_attribute(np.zeros(2), "size")  # an int, which torch then calls
+    Traceback (most recent call last):
+    TypeError: 'int' object is not callable
     """
-    if not is_vmap_example(value) and not is_tensor(value):
-        raise AttributeError(f"'{type(value).__name__}' object has no attribute '{attribute}'")
+    if is_vmap_example(value) or is_tensor(value):
+        return
+    read = getattr(value, attribute, None)
+    if read is not None and attribute not in _READ_NOT_CALLED and not callable(read):
+        raise TypeError(f"'{type_name(read)}' object is not callable")  # (ndarray's size)
+    raise AttributeError(f"'{type_name(value)}' object has no attribute '{attribute}'")
+
+
+# the attributes of a tensor that torch's Python reads without calling them
+_READ_NOT_CALLED = frozenset({"shape", "device", "layout", "is_cuda"})
 
 
 def python_len(value: Any) -> None:

@@ -560,7 +560,7 @@ class Tensor(metaclass=_TensorType):
         if value is not None:
             if not isinstance(value, Tensor):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad "
-                                f"of type {type(value).__name__}")
+                                f"of type {_args.type_name(value)}")
             if type(value._data) is not type(self._data) and value.device != self.device:
                 raise RuntimeError(
                     f"attempting to assign a gradient with device type '{value.device.type}' "

@@ -187,3 +187,39 @@ def test_range_reads_a_complex_bound_as_torch(args: str) -> None:
     reads each bound as a double (a float for float16), which a complex number is only when
     its imaginary part is zero."""
     assert_as_torch(lambda L: eval(f"L.range({args})", {"L": L, "math": __import__("math")}))
+
+
+@pytest.mark.parametrize("call", [
+    "L.norm(np.array([1., 2.]), L.ones(2))", "F.log_softmax(np.zeros((2, 2)))",
+    "L.nn.Parameter(np.zeros(2))", "L.nn.Parameter(np.float32(2))",
+    "L.autograd.grad(L.ones(2, requires_grad=True).sum(), np.ones(2))",
+    "F.mse_loss(np.zeros(3), L.zeros(3))", "F.l1_loss(L.zeros(3), np.zeros(3))",
+    "F.smooth_l1_loss(np.zeros(3), L.zeros(3))", "F.huber_loss(np.zeros(3), L.zeros(3))",
+    "F.instance_norm(np.zeros((1, 2, 3)))", "F.adaptive_avg_pool2d(np.zeros((1, 2, 3)), 1)",
+    "F.embedding(L.tensor([0]), np.zeros((2, 2)))", "F.mse_loss(np.float32(1), L.zeros(3))",
+    "F.cross_entropy(L.zeros(2, 3), L.tensor([0, 1]), weight=np.ones(3))",
+    "L.cat([L.ones(2), np.float16(1)])", "L.stack([np.bool_(1)])"])
+def test_a_numpy_value_is_named_as_torchs_messages_name_it(call: str) -> None:
+    """Fresh fuzzes: where torch's Python reads ``input.dim()`` of a numpy array, Python's
+    message names its type ``numpy.ndarray`` (minitorch said ``ndarray``); where it calls
+    ``input.size()``, an array's size is an int, which is not callable."""
+    assert_as_torch(lambda L: eval(call, {"L": L, "F": L.nn.functional, "np": np}))
+
+
+def test_a_numpy_value_saved_or_assigned_as_grad_is_named_as_torch() -> None:
+    def fn(L: Any) -> Any:
+        class Saves(L.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any) -> Any:
+                ctx.save_for_backward(x, np.ones(2))
+                return x * 2
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                return g
+        return Saves.apply(L.ones(2, requires_grad=True))
+    assert_as_torch(fn)
+
+    def assign(L: Any) -> None:
+        L.ones(2, requires_grad=True).grad = np.ones(2)
+    assert_as_torch(assign)

@@ -74,7 +74,7 @@ def _as_tuple(value: Any) -> tuple:
 def _iterated(value: Any) -> tuple:
     """``tuple(value)``, which torch calls in Python: its TypeError for a non-iterable."""
     if not hasattr(value, "__iter__"):
-        raise TypeError(f"'{type(value).__name__}' object is not iterable")
+        raise TypeError(f"'{type_name(value)}' object is not iterable")
     return tuple(value)
 
 
@@ -159,7 +159,7 @@ def _check_inputs(inputs: tuple) -> None:
     for t in inputs:
         if not isinstance(t, (T.Tensor, graph.GradientEdge)):
             raise RuntimeError("all inputs have to be Tensors or GradientEdges, but got "
-                               f"{type(t).__name__}")
+                               f"{type_name(t)}")
 
 
 def _edge_of(input: Tensor | graph.GradientEdge) -> tuple:

@@ -38,6 +38,7 @@ from typing import Any
 
 from .. import _batched_function, course
 from .. import _tensor as T
+from .._args import type_name
 from ..backend import FLOAT_ERRORS, HOST_SCALARS, IGNORE_ALL, namespace, view_key
 from . import anomaly_mode, forward_ad, grad_mode, profiler, torch_events
 from .graph import (
@@ -831,7 +832,7 @@ def _check_saveable(to_save: tuple) -> None:
     for i, t in enumerate(to_save):
         if t is not None and not isinstance(t, T.Tensor):
             raise TypeError("save_for_backward can only save variables, but argument "
-                            f"{i} is of type {type(t).__name__}")
+                            f"{i} is of type {type_name(t)}")
 
 
 def _only_none(values: tuple) -> bool:

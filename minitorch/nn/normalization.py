@@ -50,7 +50,7 @@ def _shape_tuple(normalized_shape: Any) -> tuple:
     if isinstance(normalized_shape, numbers.Integral):
         return (normalized_shape,)
     if _args.as_int(normalized_shape) is None and not hasattr(normalized_shape, "__iter__"):
-        raise TypeError(f"'{type(normalized_shape).__name__}' object is not iterable")
+        raise TypeError(f"'{_args.type_name(normalized_shape)}' object is not iterable")
     return tuple(normalized_shape)
 
 class LayerNorm(Module):

@@ -64,7 +64,7 @@ def _tensordot_dims(a: Tensor, b: Tensor, dims: Any) -> tuple:
         raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
     for operand in (a, b):  # torch's Python wrapper reads their ranks here, unchecked
         if not isinstance(operand, Tensor):
-            raise AttributeError(f"'{type(operand).__name__}' object has no attribute 'dim'")
+            raise AttributeError(f"'{_args.type_name(operand)}' object has no attribute 'dim'")
     if dims > min(a.dim(), b.dim()):
         raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
     return list(range(-dims, 0)), list(range(dims))

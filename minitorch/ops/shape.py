@@ -570,7 +570,7 @@ def tensor_list(fn: str, tensors: Any, name: str = "tensors", position: int = 1)
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument {position - 1}, but "
-                            f"got {type(t).__name__}")
+                            f"got {_args.type_name(t)}")
     return tuple(tensors)
 
 
