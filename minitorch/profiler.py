@@ -138,6 +138,26 @@ _INCORRECT = {(ProfilerAction.WARMUP, ProfilerAction.NONE),
               (ProfilerAction.RECORD, ProfilerAction.WARMUP)}
 
 
+def _parsed_activities(activities: Iterable[Any]) -> set[ProfilerActivity]:
+    """The activities as torch's profiler reads them the second time: each a
+    ProfilerActivity or a dict keyed by them, none twice (an iterator read up by the first
+    reading has none left: torch refuses that when it prepares its trace).
+
+    >>> _parsed_activities([ProfilerActivity.CPU, "cpu"])
+    Traceback (most recent call last):
+    TypeError: Expected ProfilerActivity or dict, got <class 'str'>
+    """
+    parsed: set[ProfilerActivity] = set()
+    for item in activities:
+        if not isinstance(item, (dict, ProfilerActivity)):
+            raise TypeError(f"Expected ProfilerActivity or dict, got {type(item)}")
+        for activity in item if isinstance(item, dict) else [item]:
+            if activity in parsed:
+                raise ValueError(f"Activity {activity} specified more than once")
+            parsed.add(activity)
+    return parsed
+
+
 class profile(_autograd_profiler.profile):
     """``torch.profiler.profile``: the autograd profiler, with its device chosen by
     ``activities`` (the GPU is timed too when it lists CUDA).
@@ -164,7 +184,12 @@ class profile(_autograd_profiler.profile):
                  on_trace_ready: Callable[[profile], Any] | None = None,
                  record_shapes: bool = False, profile_memory: bool = False,
                  with_stack: bool = False) -> None:
-        cuda = activities is not None and ProfilerActivity.CUDA in list(activities)
+        if activities is not None:
+            if not any(isinstance(item, (dict, ProfilerActivity)) and item
+                       for item in activities):
+                raise AssertionError("No valid profiler activities found")
+            activities = _parsed_activities(activities)  # (torch reads them a second time)
+        cuda = activities is not None and ProfilerActivity.CUDA in activities
         super().__init__(record_shapes=record_shapes, profile_memory=profile_memory,
                          with_stack=with_stack, use_device="cuda" if cuda else None)
         self.schedule = schedule or _always_record
@@ -174,6 +199,7 @@ class profile(_autograd_profiler.profile):
         self.current_action = self.schedule(0)
         self._step_label: record_function | None = None
         self._prepared = False  # a window exists (torch's "profiler initialized")
+        self._no_activities = activities is not None and not activities
 
     def __enter__(self) -> profile:
         self.start()
@@ -212,6 +238,8 @@ class profile(_autograd_profiler.profile):
             getattr(self, name)()
 
     def _prepare_trace(self) -> None:
+        if self._no_activities:
+            raise AssertionError("No activities specified for the profiler")
         if self._prepared:
             _warn_cycles_cleared()
         self._prepared = True
@@ -222,6 +250,8 @@ class profile(_autograd_profiler.profile):
         _autograd_profiler.profile.__enter__(self)
 
     def _stop_trace(self) -> None:
+        if not self._prepared:  # (stop() before start())
+            raise AssertionError("Profiler must be initialized before stopping trace")
         _autograd_profiler.profile.__exit__(self, None, None, None)
 
     def key_averages(self, group_by_input_shape: bool = False,

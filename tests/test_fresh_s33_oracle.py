@@ -223,3 +223,26 @@ def test_a_numpy_value_saved_or_assigned_as_grad_is_named_as_torch() -> None:
     def assign(L: Any) -> None:
         L.ones(2, requires_grad=True).grad = np.ones(2)
     assert_as_torch(assign)
+
+
+@pytest.mark.parametrize("program", [
+    "prof = L.profiler.profile(); prof.stop()",
+    "prof = L.profiler.profile(schedule=L.profiler.schedule(wait=1, warmup=1, active=1)); "
+    "prof.stop()",
+    "prof = L.profiler.profile(); prof.start(); prof.stop()",
+    "prof = L.profiler.profile(activities=['cpu'])", "prof = L.profiler.profile(activities=[])",
+    "prof = L.profiler.profile(activities=set())", "prof = L.profiler.profile(activities=[{}])",
+    "prof = L.profiler.profile(activities=5)",
+    "prof = L.profiler.profile(activities=[CPU, 'x'])",
+    "prof = L.profiler.profile(activities=[CPU, CPU])",
+    "prof = L.profiler.profile(activities=[{CPU: []}])",
+    "prof = L.profiler.profile(activities={CPU: 1})",
+    "prof = L.profiler.profile(activities=(a for a in [CPU]))",
+    "prof = L.profiler.profile(activities=(a for a in [CPU])); prof.start()"])
+def test_the_profiler_refuses_what_torchs_refuses(program: str) -> None:
+    """A fresh autograd fuzz: ``profile().stop()`` before any start, and ``activities=['cpu']``
+    (no ProfilerActivity), were accepted; torch asserts on both, and reads the activities a
+    second time (each a ProfilerActivity or a dict of them, none twice)."""
+    def fn(L: Any) -> Any:
+        exec(program, {"L": L, "CPU": L.profiler.ProfilerActivity.CPU})
+    assert_as_torch(fn)
