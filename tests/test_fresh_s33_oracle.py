@@ -246,3 +246,36 @@ def test_the_profiler_refuses_what_torchs_refuses(program: str) -> None:
     def fn(L: Any) -> Any:
         exec(program, {"L": L, "CPU": L.profiler.ProfilerActivity.CPU})
     assert_as_torch(fn)
+
+
+@pytest.mark.parametrize("program", [
+    "x = leaf([0., 0., 1., 1e-30, 1e-30, inf]); y = leaf([0., -0., 0., 0., 1e-30, 1.]); "
+    "L.atan2(x, y).sum().backward()",
+    "x = leaf([0., 0., 1., 1e-30]); y = leaf([0., -0., 0., 0.]); "
+    "L.atan2(x, y).backward(L.full((4,), inf))",
+    "x = leaf([nan, 1.6, .5]); y = leaf(0.); x.max().backward()",
+    "x = leaf([nan, 1.6, nan]); y = leaf(0.); x.min().backward()",
+    "x = leaf([1., 1.6, 1.6]); y = leaf(0.); x.max().backward(L.tensor(inf))",
+    "x = leaf([1., 2., 3.]); y = leaf(0.); z = x + 0; z.copy_(L.tensor([-1., 1, 2])); "
+    "z.sqrt_(); z.sum().backward()",
+    "x = leaf([1., 2., 3.]); y = leaf([1., 2., 3.]); z = x * 1; z.copy_(y); z.log_(); "
+    "z.sum().backward()",
+    "x = leaf([1., 2., 3.]); y = leaf(0.); z = x + 0; z.fill_(-1.); z.sqrt_(); "
+    "z.sum().backward()",
+    "x = leaf([1., 2., 3.]); y = leaf(0.); z = x + 0; z[0:2] = -1.; z.sqrt_(); "
+    "z.sum().backward()",
+    "x = leaf([1., 2., 3.]); y = leaf(-1.); z = x + 0; z[...] = y; z.sqrt_(); "
+    "z.sum().backward()",
+    "x = leaf([1., 2., 3.]); y = leaf(-1.); z = x + 0; z.index_put_((L.tensor([0]),), y); "
+    "z.sqrt_(); z.sum().backward()"])
+def test_a_gradient_that_is_zero_has_no_nan_as_torch(program: str) -> None:
+    """A fresh autograd fuzz: atan2's gradient at (0, 0), max()'s of a nan, and the part a
+    copy_, fill_ or index write overwrote were nan in minitorch (``g * 0`` of an inf, or
+    ``0 / 0``); torch's formulas give 0 there (its max() sends the gradient to the nans)."""
+    def fn(L: Any) -> Any:
+        def leaf(values: Any) -> Any:
+            return L.tensor(values, requires_grad=True)
+        scope = {"L": L, "leaf": leaf, "nan": float("nan"), "inf": float("inf")}
+        exec(program, scope)
+        return scope["x"].grad, scope["y"].grad
+    assert_as_torch(fn)

@@ -110,7 +110,8 @@ class Atan2(_Binary):
 
     @staticmethod
     def gradients(g: Tensor, a: Tensor, b: Tensor, out: Tensor) -> tuple:
-        recip = (a * a + b * b).reciprocal()
+        squares = a * a + b * b
+        recip = where(squares == 0, 0.0, squares.reciprocal())  # torch's: no nan at (0, 0)
         return g * b * recip, g * -a * recip
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._creation import zeros_like
 from .._tensor import Tensor, internal_overlap_error, sum_to
 from ..backend import setitem, to_device
 from ._base import Op, array_of, wrap
@@ -31,7 +32,7 @@ class Fill(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        return (g * 0,)
+        return (zeros_like(g),)  # (no nan from g * 0)
 
 
 class FillNumber(Fill):
@@ -77,7 +78,7 @@ class Copy(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         shape, dtype, device = ctx.src_meta
-        return g * 0, sum_to(g, shape).to(device, dtype)
+        return zeros_like(g), sum_to(g, shape).to(device, dtype)  # (no nan from g * 0)
 
 
 class FillTensor(Copy):
@@ -130,15 +131,15 @@ class CopySlices(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         if ctx.overlapping:  # torch writes the view's gradient into an expanded view of g's
             raise internal_overlap_error()
-        mask = wrap(g._xp.ones(g._data.shape, dtype=g._data.dtype))
-        setitem(g._xp, mask._data, ctx.key, 0)
+        written = wrap(g._xp.zeros(g._data.shape, dtype=bool))
+        setitem(g._xp, written._data, ctx.key, True)
         grad_value = None
         if ctx.value_meta is not None:
             shape, dtype, device = ctx.value_meta
             from .shape import Index
 
             grad_value = sum_to(Index.apply(g, key=ctx.key), shape).to(device, dtype)
-        return g * mask, grad_value
+        return g.masked_fill(written, 0), grad_value  # (zeros, as torch's: no nan from g * 0)
 
 
 def _written_into_self(name: str, node: str, profile: str, doc: str) -> type:

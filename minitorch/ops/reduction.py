@@ -236,8 +236,8 @@ class _ExtremumAll(Op):
     @classmethod
     def backward(cls, ctx: Any, g: Tensor) -> tuple:
         a, out = ctx.saved_tensors
-        hits = a == out
-        return (g * hits / hits.sum(),)
+        hits = a.isnan() if out.isnan().item() else a == out  # a nan result: the nans
+        return (where(hits, g / hits.sum(), 0.0),)
 
 
 class MaxAll(_ExtremumAll):
