@@ -279,3 +279,56 @@ def test_a_gradient_that_is_zero_has_no_nan_as_torch(program: str) -> None:
         exec(program, scope)
         return scope["x"].grad, scope["y"].grad
     assert_as_torch(fn)
+
+
+NODE_CALLS = {
+    "gather": "x.gather(1, L.tensor([[0], [1]]))",
+    "scatter": "x.scatter(1, L.tensor([[0], [1]]), w[:, :1])",
+    "scatter value": "x.scatter(1, L.tensor([[0], [1]]), 2.)",
+    "scatter_add": "x.scatter_add(1, L.tensor([[0], [1]]), w[:, :1])",
+    "where": "L.where(x > 0, x, w[:, :1])", "where number": "L.where(x > 0, x, 0.)",
+    "take": "x.take(L.tensor([0, 1]))", "take_along_dim": "x.take_along_dim(L.tensor([[0]]), 1)",
+    "embedding": "F.embedding(L.tensor([0]), x)", "masked_select": "x.masked_select(x > 0)",
+    "masked_scatter": "x.masked_scatter(x > 0, L.ones(6))",
+    "put": "x.put(L.tensor([0]), L.ones(1))",
+    "multi_margin_loss": "F.multi_margin_loss(x, L.tensor([0, 1]))",
+    "multilabel_margin_loss": "F.multilabel_margin_loss(x, L.tensor([[0, 1, -1], [1, -1, 0]]))",
+    "index_select": "x.index_select(0, L.tensor([0]))", "mv": "x.mv(L.ones(3))",
+    "mul": "x * L.ones(3)", "masked_fill": "x.masked_fill(x > 0, 1.)"}
+
+
+@pytest.mark.parametrize("call", NODE_CALLS)
+def test_a_nodes_edges_and_direct_call_are_torchs(call: str) -> None:
+    """A fresh autograd fuzz: ``x.gather(1, index).grad_fn.next_functions`` had an entry for
+    the index, and ``x.mv(v).grad_fn(g)`` returned a gradient for ``v``, which needs none;
+    torch's node has no edge for an index, a mask or a condition, and computes nothing for
+    an input that does not need grad."""
+    def fn(L: Any) -> Any:
+        x = L.tensor([[1., -2., 3.], [4., 5., -6.]], requires_grad=True)
+        w = L.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True)
+        y = eval(NODE_CALLS[call], {"L": L, "F": L.nn.functional, "x": x, "w": w})
+        called = y.grad_fn(L.ones_like(y))
+        return (len(y.grad_fn.next_functions),
+                [type(t).__name__ for t in (called if isinstance(called, tuple) else (called,))])
+    assert_as_torch(fn)
+
+
+@pytest.mark.parametrize("program", [
+    "y = L.where(x > 0, x, 0.); y.grad_fn.register_hook(lambda gi, go: seen.append(len(gi)))",
+    "y = L.where(x > 0, x, 0.); y.grad_fn.register_hook(lambda gi, go: (gi[0] * 3, gi[1]))",
+    "y = x.scatter_add(0, L.tensor([0]), w); "
+    "y.grad_fn.register_hook(lambda gi, go: (gi[0], gi[1] * 5))",
+    "y = x.gather(0, L.tensor([0])); y.grad_fn.register_hook(lambda gi, go: (gi[0] * 2, None))",
+    "y = x.gather(0, L.tensor([0])); y.grad_fn.register_hook(lambda gi, go: (gi[0] * 2,))"])
+def test_a_node_hook_sees_one_gradient_per_edge_as_torch(program: str) -> None:
+    """A node's hook gets ``grad_inputs`` as torch's: one per edge, none for a where's
+    condition or a gather's index (and what it returns replaces those)."""
+    def fn(L: Any) -> Any:
+        x = L.tensor([1., -2., 3.], requires_grad=True)
+        w = L.ones(1, requires_grad=True)
+        seen: list = []
+        scope = {"L": L, "x": x, "w": w, "seen": seen}
+        exec(program, scope)
+        scope["y"].sum().backward()
+        return x.grad, w.grad, seen
+    assert_as_torch(fn)

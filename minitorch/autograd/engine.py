@@ -36,7 +36,9 @@ from .graph import (
     _tensors,
     accumulate_into_leaf,
     leaf_hooks_first,
+    per_operand,
     retain_into,
+    with_edges,
 )
 
 if TYPE_CHECKING:
@@ -470,14 +472,15 @@ def _run_node_after_prehooks(node: Node, grads: tuple, create_graph: bool) -> tu
         outs = node._backward(_tensors(grads))
     else:  # the common case: arrays
         outs = node._apply_arrays(grads)
-    if node._hooks:
-        outs, grads = _tensors(outs), _tensors(grads)
+    if node._hooks:  # (they see one gradient per edge, as torch's)
+        outs, grads = with_edges(node, _tensors(outs)), _tensors(grads)
         _shown(outs)
         _shown(grads)
         for hook in list(node._hooks.values()):
             result = hook(outs, grads)
             if result is not None:
                 outs = node_hook_result(hook, outs, result)
+        outs = per_operand(node, outs)
     return outs
 
 

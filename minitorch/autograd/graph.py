@@ -177,7 +177,7 @@ class Node(metaclass=_NodeType):
         ((<AccumulateGrad object at 0x...>, 0), (None, 0))
         """
         flat = self._flat_next()
-        return tuple(zip(map(exposed, flat[::2]), flat[1::2]))
+        return with_edges(self, tuple(zip(map(exposed, flat[::2]), flat[1::2])))
 
     @next_functions.setter
     def next_functions(self, edges: Iterable[tuple[Node | None, int]]) -> None:
@@ -225,6 +225,10 @@ class Node(metaclass=_NodeType):
         if self._recorded:  # torch's C++ node: its binding's checks of the gradients
             grads = _call_grads(self, grads, kwargs)
         out = self._apply(grads)
+        needs = getattr(self, "needs_input_grad", None)
+        if self._recorded and needs is not None and getattr(self._forward_cls, "_trusted", 0):
+            out = with_edges(self, tuple(  # a built-in node computes only what has an edge
+                g if need else None for g, need in zip(out, needs)))
         _shown(out)  # the caller holds them now
         return out[0] if len(out) == 1 else out
 
@@ -576,6 +580,31 @@ class _HookState(threading.local):
 
 
 _hook_state = _HookState()
+
+
+def with_edges(node: Node, per_operand: tuple) -> tuple:
+    """``per_operand`` (one item per operand of a built-in op's ``node``) without the
+    operands torch's node has no edge for (a gather's index, a where's condition).
+
+    >>> x = minitorch.ones(3, requires_grad=True)
+    >>> node = minitorch.where(x > 0, x, 0.).grad_fn
+    >>> with_edges(node, ("cond", "x", "other")), per_operand(node, ("x", "other"))
+    (('x', 'other'), (None, 'x', 'other'))
+    """
+    skipped = getattr(getattr(node, "_forward_cls", None), "index_operands", ())
+    if not skipped:
+        return per_operand
+    return tuple(item for i, item in enumerate(per_operand) if i not in skipped)
+
+
+def per_operand(node: Node, per_edge: tuple) -> tuple:
+    """What :func:`with_edges` left out put back: None for each operand without an edge."""
+    skipped = getattr(getattr(node, "_forward_cls", None), "index_operands", ())
+    if not skipped:
+        return per_edge
+    given = iter(per_edge)
+    return tuple(None if i in skipped else next(given)
+                 for i in range(len(per_edge) + len(skipped)))
 
 
 class SavedTensor:

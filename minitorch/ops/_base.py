@@ -38,6 +38,8 @@ class Op(Function):
     """Base of the built-in ops: trusted backward, profiled under ``aten::<name>``."""
 
     _trusted = True
+    index_operands: tuple[int, ...] = ()  # operands torch's node has no edge for (indices,
+    # masks, conditions: never differentiable), left out of its next_functions
 
 
 wrap = Tensor._make

@@ -27,6 +27,7 @@ __all__ = ["Embedding", "embedding", "one_hot"]
 
 class Embedding(Op):
     node_name = "EmbeddingBackward0"
+    index_operands = (1,)
     _profile_name = "aten::embedding"
 
     @staticmethod

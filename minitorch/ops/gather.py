@@ -60,6 +60,7 @@ def _src_part(src: Any, index_shape: tuple) -> Any:
 
 class Gather(Op):
     node_name = "GatherBackward0"
+    index_operands = (1,)
     saved_values = {"dim": kept("dim"), "sparse_grad": lambda node: False}
     _profile_name = "aten::gather"
     saved_names = ("self", "index")  # torch saves self too: an in-place write to it is refused
@@ -113,6 +114,7 @@ def _src_grad(ctx: Any, g: Tensor, index: Tensor) -> Tensor | None:
 
 class ScatterAdd(Op):
     node_name = "ScatterAddBackward0"
+    index_operands = (1,)
     _profile_name = "aten::scatter_add"
 
     @staticmethod
@@ -129,6 +131,7 @@ class ScatterAdd(Op):
 
 class Scatter(Op):
     node_name = "ScatterBackward0"
+    index_operands = (1,)
     _profile_name = "aten::scatter"
 
     @staticmethod
@@ -146,6 +149,7 @@ class Scatter(Op):
 
 class ScatterValue(Op):
     node_name = "ScatterBackward1"
+    index_operands = (1,)
     _profile_name = "aten::scatter"
 
     @staticmethod

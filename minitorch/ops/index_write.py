@@ -50,6 +50,7 @@ class Take(Op):
     """The elements at ``index`` of the flattened input, in ``index``'s shape."""
 
     node_name = "TakeBackward0"
+    index_operands = (1,)
     _profile_name = "aten::take"
 
     @staticmethod
@@ -71,6 +72,7 @@ class Put(Op):
     tensor."""
 
     node_name = "PutBackward0"
+    index_operands = (1,)
     _profile_name = "aten::put"
 
     @staticmethod

@@ -254,6 +254,7 @@ class MultiMarginLoss(Op):
     """
 
     node_name = "MultiMarginLossBackward0"
+    index_operands = (1,)
     _profile_name = "aten::multi_margin_loss"
 
     @classmethod
@@ -320,6 +321,7 @@ class MultiLabelMarginLoss(Op):
     """
 
     node_name = "MultilabelMarginLossBackward0"
+    index_operands = (1,)
     _profile_name = "aten::multilabel_margin_loss"
 
     @staticmethod

@@ -189,6 +189,7 @@ def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
 
 class MaskedSelect(Op):
     node_name = "MaskedSelectBackward0"
+    index_operands = (1,)
     _profile_name = "aten::masked_select"
 
     @staticmethod
@@ -214,6 +215,7 @@ class MaskedScatter(Op):
     for the ones left unread)."""
 
     node_name = "MaskedScatterBackward0"
+    index_operands = (1,)
     _profile_name = "aten::masked_scatter"
 
     @staticmethod

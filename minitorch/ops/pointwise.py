@@ -628,6 +628,7 @@ def _power(base: Any, exponent: Tensor) -> Tensor:
 
 class Where(Op):
     node_name = "WhereBackward0"
+    index_operands = (0,)
     saved_names = ("condition",)
     _profile_name = "aten::where"
 
