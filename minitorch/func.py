@@ -477,6 +477,10 @@ def jvp(func: Callable[..., Any], primals: Any, tangents: Any, *, strict: bool =
         outputs, out_spec = _flatten(output)
         _check_tensor_outputs(outputs, "jvp(f, primals, tangents)")
         pairs = [fwAD.unwrapped_for_grad(out) for out in outputs]
+        if strict and any(pair.tangent is None for pair in pairs):
+            raise RuntimeError("jvp(f, primals, tangents, strict=True): The output of f is "
+                               "independent of the inputs. This is not allowed with "
+                               "strict=True.")
         values = _unflatten([pair.primal for pair in pairs], out_spec)
         slopes = _unflatten([minitorch.zeros_like(pair.primal) if pair.tangent is None
                              else pair.tangent for pair in pairs], out_spec)

@@ -332,3 +332,32 @@ def test_a_node_hook_sees_one_gradient_per_edge_as_torch(program: str) -> None:
         scope["y"].sum().backward()
         return x.grad, w.grad, seen
     assert_as_torch(fn)
+
+
+@pytest.mark.parametrize("f", [
+    "lambda x: x.long()", "lambda x: x.detach()", "lambda x: L.ones(2)", "lambda x: x * 2",
+    "lambda x: (x * 2, L.ones(2))", "lambda x: (x * 2, 3)"])
+@pytest.mark.parametrize("has_aux", [False, True])
+def test_jvp_strict_refuses_an_output_independent_of_the_inputs_as_torch(
+        f: str, has_aux: bool) -> None:
+    """A fresh autograd fuzz: ``func.jvp(lambda x: x.detach(), ..., strict=True)`` returned a
+    zero tangent; torch refuses an output without a tangent under strict."""
+    def fn(L: Any) -> Any:
+        return L.func.jvp(eval(f, {"L": L}), (L.ones(2),), (L.ones(2),), strict=True,
+                          has_aux=has_aux)
+    assert_as_torch(fn)
+
+
+@pytest.mark.parametrize("program", [
+    "out = L.func.jvp(lambda x: L.copysign(x, y), (x,), (L.ones(4),))",
+    "out = L.func.jvp(lambda x: L.copysign(x, 2.), (x,), (L.ones(4),))",
+    "out = L.autograd.functional.jvp(lambda x: L.copysign(x, y), (x,), (L.ones(4),))",
+    "x.requires_grad_(); L.copysign(x, y).backward(L.full((4,), float('inf'))); out = x.grad"])
+def test_copysigns_derivative_at_zero_is_zero_as_torch(program: str) -> None:
+    """A fresh autograd fuzz: copysign's forward-mode tangent at 0 was nan (the tangent of
+    ``where(a == 0, 0, g * out / a)`` multiplies 0 by nan); torch masks ``out / a`` first."""
+    def fn(L: Any) -> Any:
+        scope = {"L": L, "x": L.tensor([1., 0., -0., -2.]), "y": L.tensor([1., 1., -1., 1.])}
+        exec(program, scope)
+        return scope["out"]
+    assert_as_torch(fn)

@@ -196,8 +196,9 @@ class Heaviside(_NoDerivative):
 
 
 def _copysign_gradient(g: Tensor, a: Tensor, out: Tensor) -> Tensor:
-    """torch's ``copysign_tensor_self_backward``: ``g * out / a``, 0 where ``a`` is 0."""
-    return where(a == 0, 0.0, g * (out / a))
+    """torch's ``copysign_tensor_self_backward``: ``g`` times ``out / a`` made 0 where ``a``
+    is 0 (so its forward-mode tangent, linear in ``g``, has no nan there either)."""
+    return g * where(a == 0, 0.0, out / a)
 
 
 class Copysign(_Binary):
