@@ -817,8 +817,9 @@ def _range_checked(start: Any, end: Any, step: Any, dt: D.dtype) -> tuple:
     counts (``arange(3.5, dtype=int64)`` has 3 values, ``arange(3.5, dtype=int32)`` 4)."""
     check_range_bounds(start, end, step)
     given = (start, end, step)
-    if not dt.is_floating_point:
-        if not all(_fits(v) for v in (start, end, step)):
+    if not dt.is_floating_point:  # the kernel reads start and step in int64 (int64's end
+        # too; a narrower type's end only counts the length, as a double)
+        if not all(_fits(v) for v in ((start, end, step) if dt is D.int64 else (start, step))):
             raise _args.conversion_overflow("int64_t")
         start, end, step = int(start), int(end), int(step)
         if step == 0 and dt is D.int64:  # narrower dtypes count with the step as given

@@ -288,11 +288,12 @@ def movedim(self: Tensor, source: Any, destination: Any) -> Tensor:
             f"movedim: Invalid source or destination dims: source ({src} dims) should contain "
             f"the same number of dims as destination ({dst} dims)")
     ndim = self.dim()
+    given = {"source": src, "destination": dst}
     src = [_args.wrap_dim(d, ndim) for d in src]
     dst = [_args.wrap_dim(d, ndim) for d in dst]
     for dims, name in ((src, "source"), (dst, "destination")):
-        if len(set(dims)) != len(dims):
-            raise RuntimeError(f"movedim: repeated dim in `{name}` ({dims})")
+        if len(set(dims)) != len(dims):  # (torch's message lists the dims as given)
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(given[name])})")
     if not ndim:  # torch's movedim of a 0-d tensor: an alias, once the dims are checked
         return shape.Alias.apply(self)
     rest = iter(d for d in range(ndim) if d not in src)

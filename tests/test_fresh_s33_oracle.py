@@ -361,3 +361,24 @@ def test_copysigns_derivative_at_zero_is_zero_as_torch(program: str) -> None:
         exec(program, scope)
         return scope["out"]
     assert_as_torch(fn)
+
+
+@pytest.mark.parametrize("args", [
+    "2**63, dtype=L.int32", "2**63, dtype=L.int64", "2**63, dtype=L.uint8",
+    "-2**63 - 1, 0, dtype=L.int32", "0, 2**64, 2**62, dtype=L.int32",
+    "0, 1e19, 1e18, dtype=L.int32", "0, 1e19, 1e18, dtype=L.int64",
+    "0, -1e19, -1e18, dtype=L.int16", "1e19, 0, -1e18, dtype=L.int32",
+    "0, 1e30, 1e29, dtype=L.int8", "0, float('inf'), dtype=L.int32"])
+def test_a_narrow_integer_arange_reads_only_start_and_step_in_int64_as_torch(args: str) -> None:
+    """A fresh fuzz of creation: ``arange(2**63, dtype=int32)`` refused the end as no int64;
+    torch's kernel reads only start and step in int64 for a narrower integer type (its end
+    only counts the length, as a double), so such a range wraps or is too long."""
+    assert_as_torch(lambda L: eval(f"L.arange({args})", {"L": L}))
+
+
+@pytest.mark.parametrize("args", ["(-1, 1), (-2, 1)", "(0, 1), (1, -1)", "[0, -2], (1, 0)",
+                                  "(0, 0), (1, 0)", "(1, -1), (0, 1)"])
+def test_movedim_names_repeated_dims_as_given_as_torch(args: str) -> None:
+    """A fresh fuzz: movedim's "repeated dim" message listed the dims wrapped; torch's lists
+    them as given."""
+    assert_as_torch(lambda L: eval(f"L.zeros(4, 1).movedim({args})", {"L": L}))
