@@ -155,7 +155,28 @@ def _unary(name: str) -> Callable[..., Any]:
 _UNARY = ("relu", "sigmoid", "tanh", "exp", "log", "sin", "cos", "abs", "sqrt", "rsqrt",
           "neg", "square", "log1p", "expm1", "sign", "reciprocal", "float", "double", "long",
           "int", "half", "bool", "short", "char", "byte", "bfloat16",
-          "detach", "clone", "contiguous", "__neg__", "__abs__")
+          "detach", "clone", "contiguous", "__neg__", "__abs__", "floor", "ceil", "trunc",
+          "frac", "fix", "erf", "erfc", "erfinv", "atan", "asin", "acos", "tan", "sinh", "cosh",
+          "asinh", "acosh", "atanh", "exp2", "log2", "log10", "isnan", "isinf", "isfinite",
+          "isposinf", "isneginf", "signbit", "logical_not", "deg2rad", "rad2deg", "positive",
+          "lgamma", "digamma", "sinc", "i0", "sgn", "logit", "__invert__", "bitwise_not")
+# element-wise methods whose other arguments are numbers (or flags, names): the batch as it is
+_POINTWISE = ("clamp", "clip", "clamp_min", "clamp_max", "nan_to_num", "round", "fmod",
+              "remainder", "float_power", "hardshrink", "xlogy", "true_divide", "div",
+              "logical_and", "logical_or", "logical_xor", "to", "type")
+
+
+def _pointwise(name: str) -> Callable[..., Any]:
+    """The rule of an element-wise method given numbers only (a tensor operand has no rule
+    here: it may be another example's)."""
+    def rule(self: BatchedTensor, *args: Any, **kwargs: Any) -> BatchedTensor:
+        if any(isinstance(a, (Tensor, BatchedTensor)) for a in (*args, *kwargs.values())):
+            raise Unbatched(name)
+        return BatchedTensor(getattr(self.value, name)(*args, **kwargs))
+    rule.__name__ = name
+    return rule
+
+
 _PROMOTING = ("__add__", "__radd__", "__sub__", "__mul__", "__rmul__", "__truediv__",
               "__rtruediv__")  # not __rsub__: torch's rsub has a rule of its own
 _BINARY = ("__add__", "__sub__", "__mul__", "__truediv__", "__pow__", "__lt__", "__le__",
@@ -308,6 +329,34 @@ class BatchedTensor:
     def mean(self, dim: Any = None, keepdim: bool = False) -> BatchedTensor:
         return self._reduce("mean", dim, keepdim)
 
+    def amax(self, dim: Any = (), keepdim: bool = False) -> BatchedTensor:
+        return self._reduce("amax", dim if dim != () else None, keepdim)
+
+    def amin(self, dim: Any = (), keepdim: bool = False) -> BatchedTensor:
+        return self._reduce("amin", dim if dim != () else None, keepdim)
+
+    def max(self, *args: Any, **kwargs: Any) -> BatchedTensor:
+        return self._whole("max", args, kwargs)
+
+    def min(self, *args: Any, **kwargs: Any) -> BatchedTensor:
+        return self._whole("min", args, kwargs)
+
+    def prod(self, *args: Any, **kwargs: Any) -> BatchedTensor:
+        return self._whole("prod", args, kwargs)
+
+    def _whole(self, name: str, args: tuple, kwargs: dict) -> BatchedTensor:
+        """``max()``, ``min()`` or ``prod()`` of each example's elements, as torch's rule: the
+        op along the dim of the examples' flattened rows (a dim or another tensor: per
+        example)."""
+        if args or kwargs:
+            raise Unbatched(name)
+        rows = self.value.reshape(self.value.shape[0], self.numel())
+        try:
+            reduced = getattr(rows, name)(1)
+        except IndexError as error:  # empty examples: the rule's refusal, not each example's
+            raise Raised(error) from None
+        return BatchedTensor(reduced if name == "prod" else reduced.values)
+
     def _reduce(self, name: str, dim: Any, keepdim: bool) -> BatchedTensor:
         if self.dim() == 0:  # reduce a size-1 dim of each example's own: its value, its node
             if dim not in (None, 0, -1, (0,), (-1,)):
@@ -434,6 +483,8 @@ class BatchedTensor:
 
 for _name in _UNARY:
     setattr(BatchedTensor, _name, _unary(_name))
+for _name in _POINTWISE:
+    setattr(BatchedTensor, _name, _pointwise(_name))
 for _name in _BINARY:
     setattr(BatchedTensor, _name, _binary(_name))
     if _name not in ("__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__"):

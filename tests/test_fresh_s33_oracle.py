@@ -382,3 +382,37 @@ def test_movedim_names_repeated_dims_as_given_as_torch(args: str) -> None:
     """A fresh fuzz: movedim's "repeated dim" message listed the dims wrapped; torch's lists
     them as given."""
     assert_as_torch(lambda L: eval(f"L.zeros(4, 1).movedim({args})", {"L": L}))
+
+
+VMAPPED = ["floor()", "ceil()", "trunc()", "frac()", "erf()", "atan()", "asinh()", "exp2()",
+           "log2()", "isnan()", "signbit()", "logical_not()", "deg2rad()", "lgamma()", "sgn()",
+           "clamp(0, 1)", "clamp(min=0.5)", "clip(-1, 1)", "clamp_min(0.)", "nan_to_num(0.)",
+           "round()", "round(decimals=1)", "fmod(2)", "remainder(2)",
+           "div(2, rounding_mode='floor')", "to(L.float64)", "max()", "min()", "prod()",
+           "amax()", "amax(0)", "amin(-1)"]
+
+
+@pytest.mark.parametrize("op", VMAPPED)
+@pytest.mark.parametrize("then", ["value", "item", "tolist", "if", "into unbatched"])
+def test_vmap_batches_more_ops_and_refuses_a_value_read_after_them_as_torch(op: str, then: str
+                                                                            ) -> None:
+    """A fresh autograd fuzz: under vmap, ``x.max().item()`` (and the same after clamp, floor,
+    round, prod and some eighty more) ran per example and returned, where torch batches the
+    op and refuses to read one example's value; a write of it into an unbatched tensor too."""
+    def fn(L: Any) -> Any:
+        x = L.tensor([[1.25, -2., 3.], [4., 5., -6.]], requires_grad=True)
+        sink = L.zeros(3)
+
+        def f(e: Any) -> Any:
+            y = eval(f"e.{op}", {"e": e, "L": L})
+            if then == "item":
+                return y.sum().item() * e
+            if then == "tolist":
+                return L.tensor(y.tolist()).sum()
+            if then == "if":
+                return e if y.float().sum() > 0 else -e
+            if then == "into unbatched":
+                return sink.add_(y.float().sum())
+            return y
+        return L.func.vmap(f)(x)
+    assert_as_torch(fn, assert_same)
