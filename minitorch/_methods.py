@@ -43,6 +43,7 @@ from ._tensor import (
     check_output_shape,
     check_partial_overlap,
     expanded_shape,
+    view_refusal,
 )
 from ._warn_once import warn_once
 from .autograd import grad_mode, profiler
@@ -864,6 +865,12 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
         return
     if key is True:  # alone (not in a tuple), torch writes through a new dim, as for None
         key = None
+    if grad_mode._state.grad_enabled and self._view_creation is not None and \
+            self._view_of is not None and not self._inference and (self.requires_grad or (
+                isinstance(value, Tensor) and value.requires_grad)):
+        parts = indexing.check_key(self, key)  # (its index errors first)
+        raise view_refusal(self, indirect=False, made_by=_basic_view_op(self, parts)
+                           if self.requires_grad else None)  # (else its view has no grad_fn)
     if grad_mode._state.grad_enabled and self.requires_grad and (
             self._grad_fn is None or _leaf_view(self)):
         _refuse_leaf_write(self, key, value)
@@ -895,6 +902,33 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
     self._inplace(_write_op(self, key, dims).apply, value, key=key, overlap=False,
                   fills=True)  # (torch's index_put_ writes the places it names, into an
     # expand too; the whole tensor's overlap is not torch's check: the written part's is)
+
+
+def _basic_view_op(self: Tensor, parts: tuple) -> str | None:
+    """The op of the last view torch's indexing makes of ``self`` for the basic ``parts`` of
+    a key (an int selects, a slice that is not the whole dim slices, None unsqueezes), which
+    ``self[key] = value`` then writes into; None where it makes none (``...``, ``:``).
+
+    >>> _basic_view_op(minitorch.zeros(2, 3), (0, slice(None)))
+    'Select'
+    """
+    consumed = [p for p in parts if p is not None and p is not Ellipsis and not isinstance(
+        p, bool)]
+    dim, last = 0, None
+    for p in parts:
+        if p is Ellipsis:
+            dim = self.dim() - (len(consumed) - dim)
+        elif p is None:
+            last = "Unsqueeze"
+        elif isinstance(p, slice):
+            if p.indices(self.shape[dim]) != (0, self.shape[dim], 1):
+                last = "Slice"
+            dim += 1
+        elif not isinstance(p, bool):
+            last = "Select" if _args.as_int(p) is not None and not isinstance(p, Tensor) \
+                else last
+            dim += 1
+    return last
 
 
 def _write_name(self: Tensor, key: tuple, value: Any) -> str:

@@ -1331,14 +1331,16 @@ _REFUSAL_ADVICE = {
 }
 
 
-def view_refusal(view: Tensor, indirect: bool) -> RuntimeError:
+def view_refusal(view: Tensor, indirect: bool, made_by: str | None = None) -> RuntimeError:
     """torch's error for a view made in no_grad or inference mode, by an op that returns
     several views or by a custom Function, written in place with grad mode on
     (``indirect``: through its base or another view, found when its grad_fn would be
-    regenerated). Its own grad_fn, when it has one, names the op: "Output 0 of Slice"."""
+    regenerated). Its own grad_fn, when it has one, names the op: "Output 0 of Slice"; or
+    ``made_by``, the op of the view of it that ``view[key] = value`` writes into."""
     created, node = view._view_creation, view._grad_fn
     what = "its base or another view of its base has been" if indirect else "is being"
-    op = None if node is None else f"Output {view._output_nr} of {_op_name(node)}"
+    op = f"Output 0 of {made_by}" if made_by else \
+        None if node is None else f"Output {view._output_nr} of {_op_name(node)}"
     if created in ("multi_output", "custom_function") and op is not None:
         message = f"{op} is a view and {what} modified inplace."
     else:

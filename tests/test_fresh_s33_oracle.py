@@ -416,3 +416,30 @@ def test_vmap_batches_more_ops_and_refuses_a_value_read_after_them_as_torch(op: 
             return y
         return L.func.vmap(f)(x)
     assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize("view", ["x.unbind(0)[0]", "x.split(1)[0]", "x.chunk(2)[1]",
+                                  "no_grad", "inference"])
+@pytest.mark.parametrize("key", ["0", "slice(0, 2)", "...", "slice(None)", "slice(0, 3)",
+                                 "None", "L.tensor([0])", "5", "(..., 1)", "(0, L.tensor([1]))"])
+@pytest.mark.parametrize("value", ["5.", "L.tensor(5., requires_grad=True)"])
+@pytest.mark.parametrize("grad", [True, False])
+def test_a_write_into_a_view_autograd_cannot_rebase_names_torchs_view(
+        view: str, key: str, value: str, grad: bool) -> None:
+    """A fresh autograd fuzz: ``x.unbind(0)[0][0] = 5.`` was refused as "Output 0 of Unbind";
+    torch's ``v[0] = 5.`` writes into the view ``v.select(0, 0)``, which inherits v's refusal,
+    so its message names Select (Slice, Unsqueeze; v itself where the key makes no view), and
+    a view created in no_grad mode gets the no_grad refusal, not the leaf one."""
+    def fn(L: Any) -> Any:
+        x = L.ones(2, 3, requires_grad=grad) * 1
+        if view == "no_grad":
+            with L.no_grad():
+                v = x[0]
+        elif view == "inference":
+            with L.inference_mode():
+                v = x[0]
+        else:
+            v = eval(view, {"x": x})
+        v[eval(key, {"L": L})] = eval(value, {"L": L})
+        return x
+    assert_as_torch(fn)
