@@ -163,7 +163,8 @@ _UNARY = ("relu", "sigmoid", "tanh", "exp", "log", "sin", "cos", "abs", "sqrt", 
 # element-wise methods whose other arguments are numbers (or flags, names): the batch as it is
 _POINTWISE = ("clamp", "clip", "clamp_min", "clamp_max", "nan_to_num", "round", "fmod",
               "remainder", "float_power", "hardshrink", "xlogy", "true_divide", "div",
-              "logical_and", "logical_or", "logical_xor", "to", "type")
+              "logical_and", "logical_or", "logical_xor", "to", "type", "copysign",
+              "sub", "add", "mul", "__mod__", "__floordiv__")
 
 
 def _pointwise(name: str) -> Callable[..., Any]:
@@ -177,6 +178,29 @@ def _pointwise(name: str) -> Callable[..., Any]:
     return rule
 
 
+def _along(name: str, every: bool) -> Callable[..., Any]:
+    """The rule of a method along the example's ``dim`` (its first argument, or ``dim=``):
+    that dim moved past the batch; no dim (where ``every``: over all of the example's dims)."""
+    def rule(self: BatchedTensor, *args: Any, **kwargs: Any) -> BatchedTensor:
+        if any(isinstance(a, (Tensor, BatchedTensor)) for a in (*args, *kwargs.values())):
+            raise Unbatched(name)
+        args, dim = (args[1:], args[0]) if args else (args, kwargs.pop("dim", None))
+        if isinstance(dim, bool) and not args and not kwargs:  # std's and var's unbiased
+            dim, kwargs = None, {"unbiased": dim}
+        if dim is None and name in ("argmax", "argmin") and not args and not kwargs:
+            return self._whole(name, (), {})  # (the index in the flattened example)
+        if isinstance(dim, bool) or (dim is None and not (every and self.dim())):
+            raise Unbatched(name)  # (no dim: per example)
+        dims = tuple(range(self.dim())) if dim is None else dim
+        return BatchedTensor(getattr(self.value, name)(self._dims(dims), *args, **kwargs))
+    rule.__name__ = name
+    return rule
+
+
+# methods along a dim: their rules (True: those that take no dim as every dim of the example)
+_ALONG = {"std": True, "var": True, "logsumexp": False, "nansum": True, "nanmean": True,
+          "count_nonzero": True, "cumsum": False, "cumprod": False, "logcumsumexp": False,
+          "argmax": False, "argmin": False}
 _PROMOTING = ("__add__", "__radd__", "__sub__", "__mul__", "__rmul__", "__truediv__",
               "__rtruediv__")  # not __rsub__: torch's rsub has a rule of its own
 _BINARY = ("__add__", "__sub__", "__mul__", "__truediv__", "__pow__", "__lt__", "__le__",
@@ -345,9 +369,9 @@ class BatchedTensor:
         return self._whole("prod", args, kwargs)
 
     def _whole(self, name: str, args: tuple, kwargs: dict) -> BatchedTensor:
-        """``max()``, ``min()`` or ``prod()`` of each example's elements, as torch's rule: the
-        op along the dim of the examples' flattened rows (a dim or another tensor: per
-        example)."""
+        """``max()``, ``min()``, ``prod()`` or ``argmax()`` of each example's elements, as
+        torch's rule: the op along the dim of the examples' flattened rows (a dim or another
+        tensor: per example)."""
         if args or kwargs:
             raise Unbatched(name)
         rows = self.value.reshape(self.value.shape[0], self.numel())
@@ -355,7 +379,7 @@ class BatchedTensor:
             reduced = getattr(rows, name)(1)
         except IndexError as error:  # empty examples: the rule's refusal, not each example's
             raise Raised(error) from None
-        return BatchedTensor(reduced if name == "prod" else reduced.values)
+        return BatchedTensor(reduced.values if name in ("max", "min") else reduced)
 
     def _reduce(self, name: str, dim: Any, keepdim: bool) -> BatchedTensor:
         if self.dim() == 0:  # reduce a size-1 dim of each example's own: its value, its node
@@ -485,6 +509,8 @@ for _name in _UNARY:
     setattr(BatchedTensor, _name, _unary(_name))
 for _name in _POINTWISE:
     setattr(BatchedTensor, _name, _pointwise(_name))
+for _name, _every in _ALONG.items():
+    setattr(BatchedTensor, _name, _along(_name, _every))
 for _name in _BINARY:
     setattr(BatchedTensor, _name, _binary(_name))
     if _name not in ("__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__"):

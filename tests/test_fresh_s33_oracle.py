@@ -389,7 +389,9 @@ VMAPPED = ["floor()", "ceil()", "trunc()", "frac()", "erf()", "atan()", "asinh()
            "clamp(0, 1)", "clamp(min=0.5)", "clip(-1, 1)", "clamp_min(0.)", "nan_to_num(0.)",
            "round()", "round(decimals=1)", "fmod(2)", "remainder(2)",
            "div(2, rounding_mode='floor')", "to(L.float64)", "max()", "min()", "prod()",
-           "amax()", "amax(0)", "amin(-1)"]
+           "amax()", "amax(0)", "amin(-1)", "var(-1)", "std()", "std(0, correction=0)",
+           "std(False)", "cumsum(0)", "cumprod(dim=-1)", "argmax(0)", "argmax()",
+           "logsumexp(0)", "count_nonzero()", "copysign(-1.)", "std(5)"]
 
 
 @pytest.mark.parametrize("op", VMAPPED)
