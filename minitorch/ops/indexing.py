@@ -380,8 +380,10 @@ def _narrow_index_tensors(parts: tuple) -> tuple:
     counted, :func:`_check_index_dtype`; int32 ones index as int64)."""
     if not any(isinstance(p, Tensor) and p.dtype.name == "uint8" for p in parts):
         return parts
-    warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
-                  "torch.bool instead.", UserWarning, stacklevel=5)
+    if any(isinstance(p, Tensor) and p.dtype.name == "uint8" and p.dim() for p in parts):
+        warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
+                      "torch.bool instead.", UserWarning, stacklevel=5)  # (a 0-d one is a
+        # bool to torch's slicing, before the masks it warns of)
     return tuple(p.bool() if isinstance(p, Tensor) and p.dtype.name == "uint8" else p
                  for p in parts)
 
