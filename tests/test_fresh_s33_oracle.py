@@ -463,3 +463,25 @@ def test_vmap_batches_the_element_wise_functions_of_nn_functional_as_torch(f: st
             return y.sum().item() * x if then == "item" else y
         return L.func.vmap(g)(L.tensor([[1., -2., 3.], [4., 5., -6.]]))
     assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize("returned", [
+    "(g, L.ones(5))", "(g, L.ones(5, dtype=L.int64))", "(g, 3)", "(g * 2, None)", "(g, g)",
+    "(L.ones(4), None)", "(g, L.ones(2))", "(g,)", "(g, None, None)", "(g, None, L.ones(1))"])
+def test_a_gradient_for_an_input_that_needs_none_is_not_checked_as_torch(returned: str) -> None:
+    """A fresh autograd fuzz: a custom backward returning a wrong-shaped gradient for an input
+    that does not require grad was refused ("invalid gradient at index 1"); torch's engine
+    skips what has no edge, after the node's own checks (count, type)."""
+    def fn(L: Any) -> Any:
+        class Scale(L.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any, y: Any) -> Any:
+                return x * 2 + y.sum()
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                return eval(returned, {"L": L, "g": g})
+        x = L.ones(3, requires_grad=True)
+        Scale.apply(x, L.ones(2)).sum().backward()
+        return x.grad
+    assert_as_torch(fn)

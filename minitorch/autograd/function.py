@@ -300,6 +300,9 @@ def _validate_grads(node: BackwardCFunction, grads: tuple) -> tuple:
             continue
         if g is not None and not isinstance(g, T.Tensor):
             raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
+        if not node.needs_input_grad[i]:  # no edge: torch's engine checks nothing of it
+            out.append(None)
+            continue
         if g is not None and tuple(g.shape) != meta[0]:
             g = reduce_to_shape(name, i, g, meta[0])
         if g is not None and g.dtype is not meta[1]:
