@@ -1737,6 +1737,43 @@ def scalar_type(expected: Any, found: Any) -> None:
         raise RuntimeError(f"expected scalar type {legacy(expected)} but found {legacy(found)}")
 
 
+def arg_scalar_types(fn: str, arg: tuple, allowed: tuple) -> None:
+    """torch's ``checkScalarTypes``: the tensor of ``arg`` (tensor, name, position) has one of
+    the dtypes ``allowed`` names (as its kernel messages do: "Long", "Float").
+
+    >>> import minitorch
+    >>> arg_scalar_types("f", (minitorch.ones(1), "indices", 1), ("Long", "Int"))
+    Traceback (most recent call last):
+    RuntimeError: Expected tensor for argument #1 'indices' to have one of the following scalar \
+types: Long, Int; but got torch.FloatTensor instead (while checking arguments for f)
+    """
+    tensor, name, position = arg
+    if legacy(tensor.dtype) not in allowed:
+        raise RuntimeError(f"Expected tensor for argument #{position} '{name}' to have one of the "
+                           f"following scalar types: {', '.join(allowed)}; but got "
+                           f"{type_string(tensor.dtype)} instead (while checking arguments for "
+                           f"{fn})")
+
+
+def arg_same_type(fn: str, arg: tuple, other: tuple) -> None:
+    """torch's ``checkSameType``: the tensors of ``arg`` and ``other`` (tensor, name,
+    position) have one dtype.
+
+    >>> import minitorch
+    >>> arg_same_type("f", (minitorch.ones(1), "a", 1), (minitorch.ones(1).double(), "b", 2))
+    Traceback (most recent call last):
+    RuntimeError: Expected tensor for argument #1 'a' to have the same type as tensor for \
+argument #2 'b'; but type torch.FloatTensor does not equal torch.DoubleTensor (while checking \
+arguments for f)
+    """
+    (a, a_name, a_at), (b, b_name, b_at) = arg, other
+    if a.dtype is not b.dtype:
+        raise RuntimeError(f"Expected tensor for argument #{a_at} '{a_name}' to have the same "
+                           f"type as tensor for argument #{b_at} '{b_name}'; but type "
+                           f"{type_string(a.dtype)} does not equal {type_string(b.dtype)} "
+                           f"(while checking arguments for {fn})")
+
+
 def cast_error(result: Any, out: Any) -> RuntimeError:
     """torch's error for a result of dtype ``result`` written into a tensor of dtype ``out``.
 

@@ -75,11 +75,7 @@ def _empty_rows_refusal(weight: Tensor, indices: Any) -> None:
 
 def _check_indices(fn: str, indices: Tensor, argument: int) -> None:
     """torch's check that ``indices`` (argument #``argument`` of ``fn``) are integers."""
-    if indices.dtype.name not in ("int64", "int32"):
-        raise RuntimeError(f"Expected tensor for argument #{argument} 'indices' to have one of "
-                           "the following scalar types: Long, Int; but got "
-                           f"{_args.type_string(indices.dtype)} instead "
-                           f"(while checking arguments for {fn})")
+    _args.arg_scalar_types(fn, (indices, "indices", argument), ("Long", "Int"))
 
 
 def renorm_(weight: Any, indices: Any, max_norm: Any, norm_type: Any) -> None:

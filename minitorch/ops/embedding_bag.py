@@ -162,16 +162,18 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,
     if max_norm is not None:
         renorm_(weight, input, max_norm, norm_type)
     padding_idx = _bag_padding_row(weight.shape[0], padding_idx)
-    if scale_grad_by_freq or sparse:
-        raise NotImplementedError("minitorch's embedding_bag has no scale_grad_by_freq or "
-                                  "sparse gradients")
     common = promote_types(input.dtype, offsets.dtype)  # torch's promoteIndicesAndOffsets
     input, offsets = input.to(common), offsets.to(common)
     _check_indices("embedding_bag", input, 1)
+    _args.arg_scalar_types("embedding_bag", (weight, "weight", 1), _WEIGHT_TYPES)
+    if scale_grad_by_freq or sparse:
+        raise NotImplementedError("minitorch's embedding_bag has no scale_grad_by_freq or "
+                                  "sparse gradients")
     xp = weight._xp
     indices, starts = input._data, offsets._data
     nbags = starts.shape[0] - (1 if include_last_offset else 0)
-    _check_offsets(xp, indices, starts, weight.shape[0], common, include_last_offset)
+    _check_offsets(xp, indices, starts, common, include_last_offset, weight,
+                   per_sample_weights)
     _check_indices_in_range(xp, indices, starts, weight.shape[0],
                             mode == "max" or padding_idx is not None or
                             weight.dtype.name not in _FBGEMM, include_last_offset)
@@ -187,6 +189,8 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,
     return EmbeddingBag.apply(weight, per_sample_weights, indices=indices, bags=bags,
                               keep=keep, summed=summed, nbags=nbags, mode=mode)
 
+
+_WEIGHT_TYPES = ("Half", "BFloat16", "Float", "Double")
 
 _FBGEMM = ("float32", "float16")
 """The weights' dtypes torch's sum/mean kernel hands to fbgemm (without a padding row)."""
@@ -247,10 +251,11 @@ def _check_mode(mode: str, scale_grad_by_freq: bool, sparse: bool, per_sample_we
 _INDEX_SIZE = _args.check_failed("i < index_size")
 
 
-def _check_offsets(xp: Any, indices: Any, starts: Any, n: int, dtype: Any,
-                   include_last_offset: bool) -> None:
+def _check_offsets(xp: Any, indices: Any, starts: Any, dtype: Any, include_last_offset: bool,
+                   weight: Tensor, per_sample_weights: Tensor | None) -> None:
     """torch's checks of the offsets (which print offsets[0] as a 0-d tensor of ``dtype``)
-    and indices."""
+    and indices, with its check that ``per_sample_weights`` have the weight's dtype between
+    them."""
     if starts.shape[0] and int(starts[0]) != 0:
         raise RuntimeError("offsets[0] has to be 0, i.e., the first sequence in the mini-batch "
                            f"has to start from position 0. However, got {int(starts[0])}\n"
@@ -258,6 +263,9 @@ def _check_offsets(xp: Any, indices: Any, starts: Any, n: int, dtype: Any,
     if starts.shape[0] and int(starts[-1]) > indices.shape[0]:
         raise RuntimeError(f"offsets[-1] can not be greater than input's length "
                            f"{indices.shape[0]} but got offsets[-1] of {int(starts[-1])}")
+    if per_sample_weights is not None:
+        _args.arg_same_type("embedding_bag", (weight, "weight", 1),
+                            (per_sample_weights, "per_sample_weights", 1))
     if include_last_offset and not starts.shape[0]:
         raise RuntimeError("include_last_offset: number of offset should be at least 1")
     if bool(xp.any(starts[1:] < starts[:-1])):
