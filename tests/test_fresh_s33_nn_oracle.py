@@ -36,3 +36,32 @@ def test_embedding_bag_checks_the_weight_dtype_as_torch(dtype: str, kw: dict) ->
         return L.nn.functional.embedding_bag(L.tensor([0, 1]), weight,
                                              L.tensor(offsets, dtype=L.int64), **kw, **extra)
     assert_as_torch(fn, assert_same)
+
+
+def _dirac_float_groups(L: Any) -> Any:
+    t = L.ones(2, 2, 3)
+    try:
+        L.nn.init.dirac_(t, 1.0)
+    except TypeError as e:
+        return str(e), t
+    return None, t
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.nn.init.orthogonal_(L.zeros(2, 2, 2).transpose(0, 2)).shape,
+    lambda L: L.nn.init.orthogonal_(L.zeros(2, 4, 2)[:, ::2]).shape,
+    lambda L: L.nn.init.orthogonal_(L.zeros(4, 2, 2)[::2]).shape,
+    lambda L: L.nn.init.orthogonal_(L.zeros(4, 2).t()).shape,
+    lambda L: L.nn.init.eye_(L.zeros(3).expand(2, 3)),
+    lambda L: L.nn.init.eye_(L.zeros(3, 4, dtype=L.int32)[:, ::2]),
+    lambda L: L.nn.init.dirac_(L.zeros(3).expand(2, 2, 3)),
+    lambda L: L.nn.init.dirac_(L.zeros(2, 2, 3).transpose(0, 2)),
+    lambda L: L.nn.init.dirac_(L.zeros(2, 2, 0)),
+    _dirac_float_groups,
+])
+def test_init_writes_through_the_tensor_as_torch(program: Any) -> None:
+    """h4 #2: orthogonal_ filled a tensor whose trailing dimensions torch cannot view as one
+    (it copies through ``tensor.view_as(q)``); eye_ and dirac_ refused an expanded tensor
+    torch writes into, and dirac_ with float groups left the tensor as it was where torch
+    has zeroed it before its loop fails."""
+    assert_as_torch(program)

@@ -19,7 +19,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from .. import _args, _creation, _mkl
+from .. import _args, _mkl
 from .._creation import empty
 from .._factories import empty_like
 from .._random import randperm
@@ -167,7 +167,10 @@ def eye_(tensor: Tensor) -> Tensor:
     """
     if tensor.ndimension() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
-    return _fill_(tensor, _creation.eye(*tensor.shape, dtype=tensor.dtype))
+    with grad_mode._recording(False):  # torch's eye(out=): zeros, then its diagonal, in place
+        tensor.zero_()
+        tensor.diagonal().fill_(1)
+    return tensor
 
 
 def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
@@ -187,16 +190,13 @@ def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
     if sizes[0] % groups != 0:
         raise ValueError("dim 0 must be divisible by groups")
     per_group = sizes[0] // groups
-    values = tensor._xp.zeros(sizes, dtype=tensor._data.dtype)
     centre = tuple(n // 2 for n in sizes[2:])
-    each = range(groups)  # torch's loop over the groups (a float fails), before any write
-    if per_group and sizes[1] and 0 in sizes[2:]:  # torch's first write, to an empty dim
-        raise IndexError(f"index 0 is out of bounds for dimension {sizes.index(0, 2)} with "
-                         "size 0")
-    for g in each:
-        for d in range(min(per_group, sizes[1])):
-            values[(g * per_group + d, d, *centre)] = 1
-    return _fill_(tensor, Tensor._make(values))
+    with grad_mode._recording(False):  # torch's writes, in place (through any view)
+        tensor.zero_()
+        for g in range(groups):
+            for d in range(min(per_group, sizes[1])):
+                tensor[(g * per_group + d, d, *centre)] = 1
+    return tensor
 
 
 def orthogonal_(tensor: Tensor, gain: float = 1, generator: Any = None) -> Tensor:
@@ -223,8 +223,8 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator: Any = None) -> Tenso
     wide = rows < cols
     q, r = (Tensor._make(a) for a in _qr(xp, flat.T if wide else flat))
     q = q * r.diagonal().sign()
-    _fill_(tensor, (q.t() if wide else q).reshape(tensor.shape))
-    with grad_mode._recording(False):
+    with grad_mode._recording(False):  # a view, as torch's: a tensor it cannot flatten fails
+        tensor.view(rows, cols).copy_(q.t() if wide else q)
         return tensor.mul_(gain)
 
 
