@@ -65,3 +65,34 @@ def test_init_writes_through_the_tensor_as_torch(program: Any) -> None:
     torch writes into, and dirac_ with float groups left the tensor as it was where torch
     has zeroed it before its loop fails."""
     assert_as_torch(program)
+
+
+_NAN, _INF = float("nan"), float("inf")
+_ROWS = [([_NAN, 1.0], [0.0, 0.0]), ([_INF, 1.0], [_INF, 0.0]), ([0.0, 2.0], [_NAN, 0.0]),
+         ([_INF, _INF], [0.0, 0.0]), ([0.0, 2.0], [-_INF, 3.0]), ([1.0, _NAN], [_NAN, 0.0]),
+         ([0.0, 2.0], [0.0, 0.0])]
+_DISTANCES = {
+    "cdist": lambda L, x, y, p: L.cdist(x, y, p=p),
+    "pdist": lambda L, x, y, p: L.pdist(L.cat([x, y]), p=p),
+    "pairwise_distance": lambda L, x, y, p: L.nn.functional.pairwise_distance(x, y, p=p),
+    "dist": lambda L, x, y, p: L.dist(x, y, p=p),
+}
+
+
+@pytest.mark.parametrize("rows", _ROWS, ids=str)
+@pytest.mark.parametrize("p", [0.0, 1.0, 2.0, 3.0, _INF])
+@pytest.mark.parametrize("name", list(_DISTANCES))
+@pytest.mark.parametrize("grad", [False, True])
+def test_distances_of_nan_and_inf_as_torch(rows: tuple, p: float, name: str, grad: bool
+                                           ) -> None:
+    """h4 #3, #4: cdist's loop takes a max that passes over a nan (torch [[1.]], minitorch
+    nan) and its 0-"norm" sums min(ceil(|d|), 1), nan for a nan (minitorch counted it);
+    cdist/pdist's gradients test |d| == dist as torch's kernel does (nan for inf - inf) and
+    give p = 0 zeros; the infinity norm's gradient (pairwise_distance, dist) counts a nan as
+    an extremum of sign 0 (minitorch gave nan); dist's p = 0 gradient for ``other`` is
+    refused as torch negates the undefined one."""
+    def fn(L: Any) -> Any:
+        x, y = (L.tensor([r], dtype=L.float64, requires_grad=grad) for r in rows)
+        out = _DISTANCES[name](L, x, y, p)
+        return L.autograd.grad(out.sum(), (x, y)) if grad else out
+    assert_as_torch(fn, assert_same)

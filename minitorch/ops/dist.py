@@ -49,7 +49,10 @@ class Dist(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         a, b, out = ctx.saved_tensors
         grad = _norm_backward(a - b, out, g, ctx.p, None)
-        if grad is None:
+        if grad is None:  # p = 0: torch's formula for ``other`` negates the missing gradient
+            if ctx.needs_input_grad[1]:
+                raise RuntimeError("Expected a proper Tensor but got None (or an undefined "
+                                   "Tensor in C++) for argument #0 'self'")
             return None, None
         return sum_to(grad, a.shape), sum_to(-grad, b.shape)
 
@@ -66,16 +69,24 @@ def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:
     return Dist.apply(input, other, p=p)
 
 
-def _pair_norms(xp: Any, a: Any, p: float, dim: int) -> Any:
+def _pair_norms(xp: Any, a: Any, p: float, dim: int, scalar_max: bool = False) -> Any:
     """The ``p``-norms along ``dim`` of the absolute differences ``a``, kept, as torch's
     cdist and pdist kernels compute them: a general order's root taken in double
-    (``std::pow(sum, 1.0 / p)``) and rounded once to the dtype.
+    (``std::pow(sum, 1.0 / p)``) and rounded once to the dtype; the 0-"norm" sums
+    ``min(ceil(a), 1)``, so a nan difference makes it nan; the ``scalar_max`` of cdist's
+    loop (``std::max`` from 0) passes over a nan, where pdist's vector maximum keeps it.
 
     >>> import numpy as np
     >>> _pair_norms(np, np.float32([[2.0]]), 3.0, 1)
     array([[2.]], dtype=float32)
+    >>> _pair_norms(np, np.float32([[np.nan, 1.0]]), math.inf, 1, scalar_max=True)
+    array([[1.]], dtype=float32)
     """
-    if p in (0, 1, 2, math.inf):  # (no differences: 0, each kernel's starting value)
+    if p == 0:
+        return xp.sum(xp.minimum(xp.ceil(a), 1), axis=dim, keepdims=True)
+    if p == math.inf and scalar_max:
+        a = xp.where(xp.isnan(a), 0, a)
+    if p in (1, 2, math.inf):  # (no differences: 0, each kernel's starting value)
         return vector_norm_of(xp, a, p, (dim,)) if not a.shape[dim] else _reduce(xp, a, p, (dim,))
     total = xp.sum(a ** p, axis=dim, keepdims=True)
     return xp.astype(xp.astype(total, xp.float64) ** (1.0 / p), a.dtype)
@@ -93,7 +104,8 @@ class Cdist(Op):
     def forward(ctx: Any, a: Tensor, b: Tensor, *, p: float) -> Tensor:
         xp = a._xp
         diff = xp.expand_dims(a._data, axis=-2) - xp.expand_dims(b._data, axis=-3)
-        out = xp.squeeze(_pair_norms(xp, xp.abs(diff), p, diff.ndim - 1), axis=-1)
+        out = xp.squeeze(_pair_norms(xp, xp.abs(diff), p, diff.ndim - 1, scalar_max=True),
+                         axis=-1)
         ctx.p = p
         ctx.save_for_backward(a, b, wrap(out))
         return wrap(out)
@@ -105,12 +117,17 @@ class Cdist(Op):
                                       "implemented.")
         a, b, out = ctx.saved_tensors
         xp, p = g._xp, ctx.p
-        diff = xp.expand_dims(a._data, axis=-2) - xp.expand_dims(b._data, axis=-3)
+        rows_a, rows_b = xp.expand_dims(a._data, axis=-2), xp.expand_dims(b._data, axis=-3)
         dist, grad = xp.expand_dims(out._data, axis=-1), xp.expand_dims(g._data, axis=-1)
-        each = _cdist_term(xp, diff, dist, grad, p)  # (batches broadcast: summed back)
-        return (sum_to(wrap(xp.sum(each, axis=-2)), a.shape) if ctx.needs_input_grad[0] else None,
-                sum_to(wrap(-xp.sum(each, axis=-3)), b.shape) if ctx.needs_input_grad[1]
-                else None)
+
+        def summed(diff: Any, axis: int, shape: tuple) -> Tensor:
+            # torch's kernel adds each term onto zeros (so no -0.0); batches broadcast are
+            # summed back
+            return sum_to(wrap(xp.sum(_cdist_term(xp, diff, dist, grad, p), axis=axis) + 0.0),
+                          shape)
+        # torch's gradient for b is a's with the two swapped: b's rows minus a's
+        return (summed(rows_a - rows_b, -2, a.shape) if ctx.needs_input_grad[0] else None,
+                summed(rows_b - rows_a, -3, b.shape) if ctx.needs_input_grad[1] else None)
 
 
 class Pdist(Op):
@@ -176,14 +193,14 @@ def pdist(input: Tensor, p: float = 2) -> Tensor:
 def _cdist_term(xp: Any, diff: Any, dist: Any, grad: Any, p: float) -> Any:
     """torch's per-pair terms of the cdist gradient (its CPU kernel's formulas per ``p``)."""
     zero = xp.zeros((), dtype=diff.dtype)
-    sign = xp.sign(diff)
+    sign = xp.sign(diff)  # (of a nan: nan, as torch's vector sign)
     if p == 0:
-        return zero * diff
+        return xp.zeros(diff.shape, dtype=diff.dtype)
     if p == 1:
         return grad * sign
     with quiet():
-        if p == math.inf:
-            return grad * sign * xp.astype(xp.abs(diff) == dist, diff.dtype)
+        if p == math.inf:  # torch's test of |diff| == dist, which a nan or inf - inf fails
+            return grad * sign * (1 - xp.minimum(1, xp.ceil(xp.abs(xp.abs(diff) - dist))))
         if p == 2:
             return xp.where(dist == 0, zero, grad * diff / dist)
         if p < 2:

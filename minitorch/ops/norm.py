@@ -117,9 +117,9 @@ def _norm_backward(x: Tensor, norm: Tensor, g: Tensor, p: float, dims: Any) -> T
     safe = where(zero, 1.0, norm)  # no 0/0 even in the unused branch: its gradient is nan
     if p == 2:  # torch's grouping: g * (x / norm)
         return g * where(zero, 0.0, x / safe)
-    if math.isinf(p):
-        hits = (x.abs() == norm).to(x.dtype)
-        return g * x.sign() * hits / hits.sum(_dim_tuple(dims, x.dim()), keepdim=True)
+    if math.isinf(p):  # a nan is an extremum too (its sign, and so its share, is 0)
+        hits = ((x.abs() == norm) | x.abs().isnan()).to(x.dtype)
+        return x.sign() * (g / hits.sum(_dim_tuple(dims, x.dim()), keepdim=True) * hits)
     if p < 1:  # |x|^(p-1) is infinite at 0: that element's gradient is 0 instead
         scaled = x.sign() * where(x == 0, 0.0, x.abs() ** (p - 1))
         return scaled * g * norm ** (1 - p)
