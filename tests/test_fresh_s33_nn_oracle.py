@@ -96,3 +96,18 @@ def test_distances_of_nan_and_inf_as_torch(rows: tuple, p: float, name: str, gra
         out = _DISTANCES[name](L, x, y, p)
         return L.autograd.grad(out.sum(), (x, y)) if grad else out
     assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize("fn", ["unfold", "fold"])
+@pytest.mark.parametrize("shape", [(2, 0), (2, 3), (0, 2), (2, 0, 3), (1, 1, 1, 1), (1, 4, 1),
+                                   (1, 4, 0), (4, 0), (1, 1, 0, 2), (3,)], ids=str)
+@pytest.mark.parametrize("dtype", ["float32", "int64"])
+def test_unfold_and_fold_check_in_torch_order(fn: str, shape: tuple, dtype: str) -> None:
+    """h4 #5: unfold refused an integer input before torch's check of the blocks it makes,
+    and read size(2) of a [2, 0] input torch never reads (its check stops at size(1) == 0)."""
+    def program(L: Any) -> Any:
+        x = L.zeros(shape, dtype=getattr(L, dtype))
+        if fn == "fold":
+            return L.nn.functional.fold(x, (1, 1), 2)
+        return L.nn.functional.unfold(x, 2)
+    assert_as_torch(program)

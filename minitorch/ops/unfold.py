@@ -157,13 +157,13 @@ def _geometry(fn: str, *values: Any) -> tuple[Pair, Any]:
 def _read_sizes(input: Tensor) -> None:
     """The sizes torch reads before it checks the rank, with their range errors: the
     recorded backward saves ``size(-2)`` and ``size(-1)``, then im2col reads ``size(1)``
-    and ``size(2)``."""
+    and, where that is not 0, ``size(2)``."""
     ndim = input.dim()
     if is_grad_enabled() and input.requires_grad:
         _args.wrap_dim(-1, ndim, scalar=False)
         _args.wrap_dim(-2, ndim)
-    _args.wrap_dim(1, ndim, scalar=False)
-    _args.wrap_dim(2, ndim)
+    if input.shape[_args.wrap_dim(1, ndim, scalar=False)]:
+        _args.wrap_dim(2, ndim)
 
 
 def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
@@ -181,8 +181,6 @@ def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
         raise RuntimeError("Expected 3D or 4D (batch mode) tensor with possibly 0 batch size "
                            f"and other non-zero dimensions for input, but got: "
                            f"{list(input.shape)}")
-    if not (input.dtype.is_floating_point or input.dtype.name == "bool"):
-        raise _args.not_implemented("im2col_out_cpu", input.dtype)
     _, (ph, pw), (dh, dw) = geometry
     blocks = _blocks(tuple(input.shape[-2:]), kernel, geometry)
     if min(blocks) < 1:
@@ -191,6 +189,8 @@ def unfold(input: Tensor, kernel_size: Any, dilation: Any = 1, padding: Any = 0,
             f"kernel_size=({kernel[0]}, {kernel[1]}), dilation=({dh}, {dw}), padding=({ph}, "
             f"{pw}), calculated shape of the array of sliding blocks as ({blocks[0]}, "
             f"{blocks[1]}), but its components must be at least one.")
+    if not (input.dtype.is_floating_point or input.dtype.name == "bool"):
+        raise _args.not_implemented("im2col_out_cpu", input.dtype)
     return Im2Col.apply(input, kernel=kernel, geometry=geometry)
 
 
