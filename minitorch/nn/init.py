@@ -169,7 +169,8 @@ def eye_(tensor: Tensor) -> Tensor:
         raise ValueError("Only tensors with 2 dimensions are supported")
     with grad_mode._recording(False):  # torch's eye(out=): zeros, then its diagonal, in place
         tensor.zero_()
-        tensor.diagonal().fill_(1)
+        for i in range(min(tensor.shape)):
+            tensor[i, i] = 1
     return tensor
 
 
