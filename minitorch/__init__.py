@@ -363,7 +363,7 @@ from .ops.rearrange import (
     swapdims,
     tile,
 )
-from .ops.reduction import argmax, argmin, logsumexp, max, mean, min, sum, var
+from .ops.reduction import argmax, argmin, logsumexp, max, mean, min, std, sum, var
 from .ops.reduction_more import (
     amax,
     amin,
@@ -485,7 +485,7 @@ def _method(name: str, other: str | None = None):  # type: ignore[no-untyped-def
 for _name in ("exp", "log", "sqrt", "sin", "cos", "abs", "sigmoid", "tanh", "relu", "neg",
               "log1p", "expm1", "rsqrt",
               "reciprocal", "sign", "square", "t", "transpose", "movedim", "moveaxis",
-              "unsqueeze", "squeeze", "flatten", "unbind", "narrow", "clone", "std", "detach",
+              "unsqueeze", "squeeze", "flatten", "unbind", "narrow", "clone", "detach",
               "is_inference",
               "numel", "lt", "le", "gt", "ge", "eq", "ne", "less", "less_equal", "greater",
               "greater_equal", "not_equal", "floor", "ceil", "trunc", "frac", "log2",

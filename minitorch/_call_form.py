@@ -719,12 +719,16 @@ def keyword_fits_none(name: str, kwargs: dict, signatures: tuple, method: bool,
     forms = method_signatures(list(signatures)) if method else list(signatures)
     mistyped = False
     for form in forms:
-        params = {p[0]: p for p in _signature_parameters(form)}
+        declared = _signature_parameters(form)
+        params = {p[0]: p for p in declared}
         if not params.keys() >= kwargs.keys():
             continue
         wrong = [k for k, v in kwargs.items() if params[k][1] and params[k][1][0] == "Tensor"
                  and not params[k][2] and not _args.is_tensor(v) and not (
                      name.rstrip("_") in NUMBERS_AS_TENSORS and isinstance(v, (int, float)))]
+        # (a required parameter after the positional ones left out: var(x, unbiased=False,
+        # out=y) names only what (input, dim, unbiased, ...) takes, without its dim)
+        wrong += [p[0] for p in declared[count - len(kwargs):] if p[4] and p[0] not in kwargs]
         if not wrong:
             return False
         mistyped = True

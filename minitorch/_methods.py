@@ -541,15 +541,6 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     return shape.Slice.apply(self, key=(slice(None),) * d + (slice(start, start + length),))
 
 
-@_call_form.overloads(*reduction.VARIANCE_SIGNATURES)
-@reduction.variance_signature
-def std(self: Tensor, dim: Any = None, unbiased: Any = _args.OMITTED,
-        keepdim: Any = _args.OMITTED, *,
-        correction: Any = _args.OMITTED) -> Tensor:
-    """Standard deviation (the square root of ``var``)."""
-    return reduction.variance("std", self, dim, unbiased, keepdim, correction)
-
-
 # ---- in-place operations (Tensor._inplace does the bookkeeping) ---------------------------
 def _inplace_other(name: str, other: Any, alpha: Any = 1) -> None:
     """torch's refusal of an in-place op's operand that is neither a tensor nor a number (a
@@ -1385,7 +1376,8 @@ _METHODS = {
     "ge": _cmp("ge", True), "eq": _cmp("eq", True), "ne": _cmp("ne", True),
     "matmul": linalg.matmul, "mm": linalg.mm, "addmm": linalg.addmm,
     "mv": mv, "dot": dot, "bmm": bmm,
-    "sum": reduction.sum_method, "mean": reduction.mean_method, "var": reduction.var, "std": std,
+    "sum": reduction.sum_method, "mean": reduction.mean_method, "var": reduction.var,
+    "std": reduction.std,
     "max": reduction.max, "min": reduction.min, "argmax": reduction.argmax,
     "argmin": reduction.argmin, "logsumexp": reduction.logsumexp,
     "reshape": reshape, "view": view, "permute": permute, "movedim": movedim,

@@ -431,6 +431,19 @@ def var(input: Tensor, dim: Dims = None, unbiased: Any = _args.OMITTED,
     return variance("var", input, dim, unbiased, keepdim, correction)
 
 
+@_call_form.overloads(*VARIANCE_SIGNATURES)
+@variance_signature
+def std(input: Tensor, dim: Dims = None, unbiased: Any = _args.OMITTED,
+        keepdim: Any = _args.OMITTED, *,
+        correction: Any = _args.OMITTED) -> Tensor:
+    """Standard deviation (the square root of ``var``).
+
+    >>> minitorch.std(minitorch.tensor([1., 3.]))
+    tensor(1.4142)
+    """
+    return variance("std", input, dim, unbiased, keepdim, correction)
+
+
 def _variance_overload(name: str, dim: Any, unbiased: Any, keepdim: Any,
                        correction: Any) -> tuple:
     """``(dim, unbiased, keepdim)`` of the overload of torch's var/std that the arguments

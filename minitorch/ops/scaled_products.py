@@ -130,16 +130,20 @@ class Baddbmm(_Scaled):
 
 
 def _scales(fn: str, input: Tensor, beta: Any, alpha: Any, *operands: Tensor) -> tuple:
-    """``beta`` and ``alpha`` read as numbers; a float refused where the result (of
-    ``input`` with the product's ``operands``) is integral."""
+    """``beta`` and ``alpha`` read as numbers, each checked against the result (of ``input``
+    with the product's ``operands``) as torch's ``check_addr_scalar``: a bool refused unless
+    the result is bool, a float where it is integral."""
+    from .._dtype import bool as bool_
     from .._dtype import result_type
 
     beta, alpha = _args.numbers(fn, (beta, "beta", None), (alpha, "alpha", None))
-    if not result_type(input, *operands).is_floating_point:
-        for name, value in (("beta", beta), ("alpha", alpha)):
-            if isinstance(value, float):
-                raise RuntimeError(f"For integral input tensors, argument {name} must not be a "
-                                   "floating point number.")
+    result = result_type(input, *operands)
+    for name, value in (("beta", beta), ("alpha", alpha)):
+        if isinstance(value, bool) and result is not bool_:
+            raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
+        if isinstance(value, float) and not result.is_floating_point:
+            raise RuntimeError(f"For integral input tensors, argument {name} must not be a "
+                               "floating point number.")
     return beta, alpha
 
 

@@ -1,0 +1,59 @@
+"""Session 33's math-op fuzz findings (``/work/scratch33/h2``): each case runs under torch and
+minitorch (``L``) and must raise torch's exception with torch's message, or give torch's
+result (and gradient)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.oracle import assert_as_torch, assert_same
+
+Program = Callable[[Any], Any]
+
+
+def _grad(program: Program, *leaves: Any) -> Program:
+    """``program(L, *leaves)`` summed and run backward: the leaves' gradients (``leaves`` as
+    nested lists, made float tensors requiring grad)."""
+    def run(L: Any) -> tuple:
+        made = [L.tensor(v, requires_grad=True) for v in leaves]
+        program(L, *made).sum().backward()
+        return tuple(t.grad for t in made)
+
+    return run
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.addr(L.ones(2, 3), L.ones(2), L.ones(3), beta=True),
+    lambda L: L.addr(L.ones(2, 3), L.ones(2), L.ones(3), alpha=True),
+    lambda L: L.addr(L.ones(2, 3, dtype=L.int64), L.ones(2, dtype=L.int64),
+                     L.ones(3, dtype=L.int64), beta=True),
+    lambda L: L.addr(L.ones(2, 3), L.ones(2), L.ones(3), beta=True, out=L.empty(2, 3)),
+    lambda L: L.ones(2, 3).addr_(L.ones(2), L.ones(3), alpha=True),
+    lambda L: L.addr(L.ones(2, 3, dtype=L.int64), L.ones(2, dtype=L.int64),
+                     L.ones(3, dtype=L.int64), beta=True, alpha=0.5),
+    lambda L: L.addr(L.ones(2, 3, dtype=L.bool), L.ones(2, dtype=L.bool),
+                     L.ones(3, dtype=L.bool), beta=True, alpha=False),
+])
+def test_addr_refuses_a_bool_scale_for_a_result_not_bool(program: Program) -> None:
+    """addr took ``beta=True`` (or ``alpha=True``) for a float or integer result; torch's
+    ``check_addr_scalar`` refuses it, beta's checks before alpha's."""
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("fn", ["std", "var"])
+@pytest.mark.parametrize("program", [
+    lambda L, fn: getattr(L, fn)(L.ones(2, 3), False, out=L.empty(())),
+    lambda L, fn: getattr(L, fn)(L.ones(2, 3), unbiased=False, out=L.empty(())),
+    lambda L, fn: getattr(L, fn)(L.tensor([True, False]), True, out=L.empty(())),
+    lambda L, fn: getattr(L, fn)(L.ones(2, 3, requires_grad=True), True, out=L.empty(())),
+    lambda L, fn: getattr(L, fn)(L.ones(2, 3), 1, unbiased=False, out=L.empty(2)),
+    lambda L, fn: getattr(L, fn)(L.ones(2, 3), correction=0, out=L.empty(())),
+])
+def test_std_and_var_with_out_match_an_overload_as_torch(program: Callable, fn: str) -> None:
+    """``std(x, False, out=y)`` returned: its function was the method's, which read out=
+    apart from torch's overloads (only the ones with a dim take both ``unbiased`` and out=).
+    ``var(x, unbiased=False, out=y)`` too: no overload without dim takes both."""
+    assert_as_torch(lambda L: program(L, fn), assert_same)
