@@ -111,7 +111,8 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
             raise TypeError(refused)  # torch's parser, where minitorch's names would bind
         if overloaded and given and parsed and keyword_fits_none(
                 name, given, signatures, method, len(args) - method + len(given)):
-            raise TypeError(combination_message(name, args[method:], given, method_signatures(
+            shown = kwargs if not numpy_names.isdisjoint(kwargs) else given  # (as typed)
+            raise TypeError(combination_message(name, args[method:], shown, method_signatures(
                 list(signatures)) if method else list(signatures)))
         try:
             stray = next((k for k in self_keywords if k in given), None) or \

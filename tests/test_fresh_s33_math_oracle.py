@@ -57,3 +57,33 @@ def test_std_and_var_with_out_match_an_overload_as_torch(program: Callable, fn: 
     apart from torch's overloads (only the ones with a dim take both ``unbiased`` and out=).
     ``var(x, unbiased=False, out=y)`` too: no overload without dim takes both."""
     assert_as_torch(lambda L: program(L, fn), assert_same)
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.tensor([-3.0, 0.25], requires_grad=True).prod(dtype=L.bool),
+    lambda L: L.tensor([-3.0, 0.25], requires_grad=True).prod(0, dtype=L.bool),
+    lambda L: L.prod(L.ones((), requires_grad=True), 0, dtype=L.bool),
+    lambda L: L.ones(0, requires_grad=True).prod(dtype=L.bool),
+    lambda L: L.cumsum(L.ones((), requires_grad=True), 0, dtype=L.bool),
+    lambda L: L.tensor([-3.0, 0.25]).prod(dtype=L.bool),
+])
+def test_a_bool_dtype_is_refused_for_an_input_recording_a_gradient(program: Program) -> None:
+    """``prod(dtype=bool)`` of an input requiring grad returned a bool product; torch's
+    autograd refuses a bool result as it refuses an integer one."""
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("args", [(), (0,), ((0, 1), True)])
+def test_a_float16_mean_of_another_dtype_is_one_mean_node(dtype: str, args: tuple) -> None:
+    """``x.mean(dtype=float16)`` of a float32 input requiring grad recorded a
+    ``ToCopyBackward0`` over a float32 mean; torch's ``MeanBackward`` sums in float32 and
+    rounds inside its one node."""
+    def program(L: Any) -> tuple:
+        a = L.tensor([[1.5, -2.25, 3.0], [0.1, 0.2, 0.3]], dtype=getattr(L, dtype),
+                     requires_grad=True)
+        result = a.mean(*args, dtype=L.float16)
+        result.sum().backward()
+        return result, a.grad, result.grad_fn.name()
+
+    assert_as_torch(program)

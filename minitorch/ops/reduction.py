@@ -118,13 +118,18 @@ class Mean(Op):
     def forward(ctx: Any, a: Tensor, *, dims: tuple | None = None, keepdim: bool = False,
                 dtype: Any = None) -> Tensor:
         check_mean_dtype(a, dtype)
-        a = cast_inside(ctx, a, dtype)
+        # a float16 mean of another dtype: torch's sums its values in float32, then rounds
+        half = dtype is D.float16 and a.dtype is not D.float16
+        given = a.dtype
+        a = cast_inside(ctx, a, D.float32 if half else dtype)
+        ctx.input_dtype = given if half else ctx.input_dtype
         dims = None if a.dim() == 0 else dims
         ctx.meta = (a._data.shape, dims, keepdim)
         ctx.count = _count(a._data.shape, dims)
         # torch's CPU mean is its sum over the count (an empty mean is nan, silently)
-        return wrap(half_via_float(lambda xp, d: torch_sum(xp, d, dims, keepdim) / ctx.count,
-                                   a._xp, a._data))
+        mean = half_via_float(lambda xp, d: torch_sum(xp, d, dims, keepdim) / ctx.count,
+                              a._xp, a._data)
+        return wrap(a._xp.astype(mean, array_dtype(a._xp, "float16")) if half else mean)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -382,9 +387,6 @@ def _mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
     _args.lone_int(dim)  # the parser's overflow of an int dim, after the types
     if dt is not None:
         check_mean_dtype(input, dt)
-    if dt is D.float16 and input.dtype is not dt:  # torch: the mean of float32 values, rounded
-        given = {} if dim is None and not keepdim else {"dim": dim, "keepdim": keepdim}
-        return _mean(input, **given, dtype=D.float32).to(dt)
     if dim is None and not keepdim:  # (dtype=: cast inside the op, as torch's kernel casts)
         return Mean.apply(input, dtype=dt)
     _args.dims("mean", dim, None)  # the types of the dims, then the dtype, then their range

@@ -167,12 +167,11 @@ def _scan_args(fn: str, input: Tensor, dim: Any, dtype: Any, into: Any = None) -
 def _as_dtype(input: Tensor, dt: Any) -> Tensor:
     """``input`` for an op asked to compute in the dtype ``dt`` (None: integers as int64),
     which it casts to inside its own node as torch's kernels do; refused as torch refuses an
-    integer result for an input recording a gradient (a bool one is left to the kernel's own
-    error)."""
+    integer or bool result for an input recording a gradient (a scan's bool kernel refuses
+    first, in :func:`_scan_args`)."""
     if dt is None:
         return input if input.dtype.is_floating_point else input.to(int64)
-    if dt.name != "bool":
-        _args.differentiable_dtype(input, dt)
+    _args.differentiable_dtype(input, dt)
     return input
 
 
