@@ -1593,8 +1593,9 @@ def assigned(value: Any, dt: Any, unsigned: bool = False, named: Any = None) -> 
 def kernel_scalar(value: Any, dt: Any, opmath: bool = False) -> Any:
     """A Number argument as torch's kernel computing in ``dt`` reads it (``Scalar.to<T>``,
     after the parser kept a complex as it is): refused where ``dt`` cannot hold it, a complex
-    read by its real part (into bool: whether it is non-zero), a float into an integer type
-    truncated. An ``opmath`` kernel reads it for float16 in float32, the type it computes in.
+    read by its real part (any number into bool: whether it is non-zero), a float into an
+    integer type truncated. An ``opmath`` kernel reads it for float16 in float32, the type
+    it computes in.
 
     >>> import minitorch
     >>> kernel_scalar(1j, minitorch.float32)
@@ -1606,7 +1607,7 @@ def kernel_scalar(value: Any, dt: Any, opmath: bool = False) -> Any:
     if opmath and dt.name == "float16":
         from ._dtype import float32 as dt
     value = assigned(value, dt, unsigned=True)
-    if isinstance(value, complex):
+    if isinstance(value, complex) or dt.name == "bool":
         return bool(value)
     return int(value) if isinstance(value, float) and kind_of(dt) == "int" else value
 

@@ -848,6 +848,34 @@ def _wrapped_number(fn: str, value: Any) -> Tensor:
     return _factories_tensor(value)
 
 
+def _slot(fn: Callable[..., Any], name: str, count: int) -> Callable[..., Any]:
+    """``fn`` as the C slot ``name`` of torch's Tensor type, taking ``count`` arguments after
+    the tensor: Python's slot wrapper refuses keywords and another count by its own words
+    (``__setitem__``'s unpacks its two with no name, hence the leading space).
+
+    >>> minitorch.ones(2).__getitem__(0, 1)
+    Traceback (most recent call last):
+    TypeError: expected 1 argument, got 2
+    """
+    def wrapper(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        if kwargs:
+            raise TypeError(f"wrapper {name}() takes no keyword arguments")
+        if len(args) != count:
+            lead = " " if count == 2 else ""
+            raise TypeError(f"{lead}expected {count} argument{'s' * (count != 1)}, got "
+                            f"{len(args)}")
+        return fn(self, *args)
+
+    wrapper.__name__ = wrapper.__qualname__ = name
+    wrapper.__doc__ = fn.__doc__
+    return wrapper
+
+
+def _delitem(self: Tensor, key: Any) -> None:
+    """torch's refusal of ``del t[key]``."""
+    raise TypeError("Tensor does not support deleting items")
+
+
 def _setitem(self: Tensor, key: Any, value: Any) -> None:
     _refuse_batched("copy_", self, value)
     if not isinstance(value, Tensor):
@@ -1364,7 +1392,9 @@ _METHODS = {
     "__ixor__": _inplace_binary(logical, "xor", inplace="bitwise_xor_"),
     "__ilshift__": _inplace_binary(shift, "lshift", inplace="bitwise_left_shift_"),
     "__irshift__": _inplace_binary(shift, "rshift", inplace="bitwise_right_shift_"),
-    "__format__": _format, "__setitem__": _setitem, "__getitem__": indexing.getitem,
+    "__format__": _format, "__setitem__": _slot(_setitem, "__setitem__", 2),
+    "__getitem__": _slot(indexing.getitem, "__getitem__", 1),
+    "__delitem__": _slot(_delitem, "__delitem__", 1),
     "add": alpha_first("add")(pointwise.add), "sub": alpha_first("sub")(pointwise.sub),
     "mul": pointwise.mul, "div": pointwise.div,
     "pow": pointwise.pow, "clamp": pointwise.clamp, "clip": _aliases.clip,

@@ -87,3 +87,79 @@ def test_a_float16_mean_of_another_dtype_is_one_mean_node(dtype: str, args: tupl
         return result, a.grad, result.grad_fn.name()
 
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.tensor([1., 2.]).__setitem__(0, 1, 2.0),
+    lambda L: L.tensor([1., 2.]).__setitem__(0),
+    lambda L: L.tensor([1., 2.]).__getitem__(),
+    lambda L: L.tensor([1., 2.]).__getitem__(0, 1),
+    lambda L: L.tensor([1., 2.]).__getitem__(key=0),
+    lambda L: L.tensor([1., 2.]).__setitem__(0, value=1.0),
+    lambda L: L.tensor([1., 2.]).__delitem__(0),
+    lambda L: L.Tensor.__setitem__(L.tensor([1., 2.]), 0, 1, 2.0),
+])
+def test_item_slots_refuse_another_count_as_python_wrappers(program: Program) -> None:
+    """``t.__setitem__(0, 1, 2.0)`` failed naming minitorch's ``_setitem()``; torch's item
+    methods are C slots, whose wrappers count their arguments and take no keywords (and
+    its ``__delitem__`` refuses any deletion)."""
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int8", "float16"])
+@pytest.mark.parametrize("alpha", [-1, 2, -255, 2.7, -0.5, False])
+def test_index_add_reads_alpha_in_the_self_dtype(dtype: str, alpha: Any) -> None:
+    """``index_add(bool, ..., alpha=-1)`` multiplied by -1 (True OR True gave False) and a
+    uint8 self's ``alpha=-1`` overflowed numpy; torch's kernel reads alpha as the self's
+    type: non-zero for bool, wrapped for a small integer, truncated for a float."""
+    def program(L: Any) -> Any:
+        d = getattr(L, dtype)
+        return L.index_add(L.tensor([3, 0, 1, 0]).to(d), 0, L.tensor([0, 1, 2, 3]),
+                           L.tensor([1, 2, 0, 0]).to(d), alpha=alpha)
+
+    assert_as_torch(program)
+
+
+_NAN_MATRIX = [[float("nan"), 1.0], [1.0, float("inf")]]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("program", [
+    lambda L, d: L.addmv(L.ones(2, dtype=d), L.tensor(_NAN_MATRIX, dtype=d), L.ones(2, dtype=d),
+                         alpha=0),
+    lambda L, d: L.addmv(L.ones(2, dtype=d), L.tensor(_NAN_MATRIX, dtype=d).t(),
+                         L.ones(2, dtype=d), alpha=0.0, beta=2),
+    lambda L, d: L.ones(2, dtype=d).addmv_(L.tensor(_NAN_MATRIX, dtype=d), L.ones(2, dtype=d),
+                                           alpha=0),
+    lambda L, d: L.addbmm(L.ones(2, 2, dtype=d), L.tensor([_NAN_MATRIX] * 2, dtype=d),
+                          L.ones(2, 2, 2, dtype=d), alpha=0),
+    lambda L, d: L.baddbmm(L.ones(1, 2, 2, dtype=d), L.tensor([_NAN_MATRIX], dtype=d),
+                           L.ones(1, 2, 2, dtype=d), alpha=0),
+])
+def test_a_zero_alpha_leaves_out_a_blas_product(program: Callable, dtype: str) -> None:
+    """``addmv`` and ``addbmm`` with ``alpha=0`` let the product's nans through; torch's
+    float32 and float64 kernels call BLAS's gemv and gemm, which leave the product out when
+    alpha is 0 (float16's, and baddbmm's, do not)."""
+    assert_as_torch(lambda L: program(L, getattr(L, dtype)))
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.addmv(L.tensor([5.]), L.ones(2, 0), L.ones(0)),
+    lambda L: L.addmv(L.tensor(5.), L.ones(2, 0), L.ones(0), beta=2),
+    lambda L: L.addmv(L.tensor([5.]), L.ones(0, 3), L.ones(3), beta=0.5),
+    lambda L: L.addmv(L.tensor([5]), L.ones(2, 0, dtype=L.int64), L.ones(0, dtype=L.int64),
+                      beta=2),
+    lambda L: L.addmv(L.tensor([5.]), L.ones(2, 0), L.ones(0), beta=0),
+    lambda L: L.addmv(L.tensor([True, False]), L.ones(2, 0, dtype=L.bool),
+                      L.ones(0, dtype=L.bool), beta=0.5),
+    lambda L: L.addmv(L.tensor([True, False]), L.ones(2, 2, dtype=L.bool),
+                      L.ones(2, dtype=L.bool)),
+    lambda L: L.addmv(L.tensor(1.), L.ones(2, 2), L.ones(3)),
+    _grad(lambda L, i: L.addmv(i, L.ones(2, 0), L.ones(0), beta=2), [5.]),
+])
+def test_addmv_of_an_empty_matrix_scales_its_input_as_torch(program: Program) -> None:
+    """``addmv`` of a matrix with no elements broadcast the input to the rows; torch's kernel
+    returns ``beta * input`` in the input's own shape (zeros of the rows' where beta is 0).
+    Also: a bool addmv has no kernel, and a 0-d input's size mismatch fails reading its
+    size(0)."""
+    assert_as_torch(program, assert_same)

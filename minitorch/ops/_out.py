@@ -588,6 +588,24 @@ def _check_cast(dt: D.dtype, out: Tensor) -> None:
                            f"desired output type {_args.legacy(out.dtype)}")
 
 
+def warn_resized(had: tuple, required: tuple, stacklevel: int = 2) -> None:
+    """torch's warning for an output with elements resized to the ``required`` shape.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_resized((2,), (1,))
+    >>> str(caught[0].message)[:59]
+    'An output with one or more elements was resized since it ha'
+    """
+    warnings.warn(
+        f"An output with one or more elements was resized since it had shape {list(had)}, "
+        f"which does not match the required output shape {list(required)}. This behavior is "
+        "deprecated, and in a future PyTorch release outputs will not be resized unless they "
+        "have zero elements. You can explicitly reuse an out tensor t by resizing it, "
+        "inplace, to zero elements with t.resize_(0).", UserWarning, stacklevel=stacklevel)
+
+
 def _write(result: Tensor, out: Tensor, differentiable: bool = True,
            cast: bool = False) -> Tensor:
     """``result`` written into ``out`` (resized where its shape differs, with torch's
@@ -597,13 +615,7 @@ def _write(result: Tensor, out: Tensor, differentiable: bool = True,
         _check_cast(result.dtype, out)
     if out.shape != result.shape:
         if out.numel():
-            warnings.warn(
-                f"An output with one or more elements was resized since it had shape "
-                f"{list(out.shape)}, which does not match the required output shape "
-                f"{list(result.shape)}. This behavior is deprecated, and in a future PyTorch "
-                "release outputs will not be resized unless they have zero elements. You can "
-                "explicitly reuse an out tensor t by resizing it, inplace, to zero elements "
-                "with t.resize_(0).", UserWarning, stacklevel=3)
+            warn_resized(tuple(out.shape), tuple(result.shape), stacklevel=4)
         from .._factories import resize_storage  # (the factories import this module)
 
         resize_storage(out, tuple(result.shape))

@@ -197,11 +197,9 @@ def _index_key(fn: str, self: Tensor, dim: Any, index: Any, source: Any, alpha: 
     d = _args.wrap_dim(dim, self.dim())
     check_index_add(self, d, index, source, alpha, ranged=False)
     given = alpha
-    if type(alpha) is not int or alpha != 1:  # the kernel reads it in self's dtype, first
-        _args.assigned(alpha, self.dtype, unsigned=True)
-        if isinstance(alpha, float) and not self.dtype.is_floating_point and \
-                self.dtype.name != "bool":
-            alpha = int(alpha)  # an integer self's kernel truncates it (0.5 adds nothing)
+    if type(alpha) is not int or alpha != 1:  # the kernel reads it in self's dtype, first:
+        # an integer self's truncated (0.5 adds nothing) and wrapped, a bool's non-zero
+        alpha = _args.kernel_scalar(alpha, self.dtype)
     check_index_range(self, d, index, given)
     return (slice(None),) * d + (self._xp.reshape(index._data, (-1,)),), alpha
 

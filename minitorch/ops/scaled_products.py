@@ -18,6 +18,7 @@ from .. import _args, _call_form
 from .._tensor import Tensor, check_inplace_allowed, expanded_shape
 from ..autograd import grad_mode
 from ._base import Op, sum_to, wrap
+from ._out import warn_resized
 from .linalg import batched_product, with_out_dtype
 
 __all__ = [
@@ -35,7 +36,10 @@ __all__ = [
 
 
 def _scaled_sum(xp: Any, bias: Any, prod: Any, beta: Any, alpha: Any) -> Any:
-    """``beta * bias + alpha * prod``, ``bias`` left out where ``beta`` is 0."""
+    """``beta * bias + alpha * prod``, ``bias`` left out where ``beta`` is 0, ``prod`` (its
+    nans too) where ``alpha`` is (None)."""
+    if alpha is None:
+        prod, alpha = xp.zeros_like(prod), 1
     scaled = prod if alpha == 1 else prod * alpha
     if beta == 0:
         return xp.asarray(xp.broadcast_to(scaled, prod.shape), copy=True)
@@ -47,9 +51,12 @@ class _Scaled(Op):
     arrays and the gradients of ``a`` and ``b`` (``grads``, each a function, called only
     where the gradient is needed). Its kernel reads ``beta`` and ``alpha`` as the result's
     dtype (float16 as float where ``opmath``, as torch's batched kernels): what that dtype
-    cannot hold is refused, a float truncated for an integer result."""
+    cannot hold is refused, a float truncated for an integer result. Where ``blas`` (a
+    kernel calling BLAS's gemv or gemm for float32 and float64), an ``alpha`` of 0 leaves the
+    product out, its nans too."""
 
     opmath = False
+    blas = False
 
     @classmethod
     def forward(cls, ctx: Any, bias: Tensor, a: Tensor, b: Tensor, *, beta: Any,
@@ -57,8 +64,15 @@ class _Scaled(Op):
         beta, alpha = (_args.kernel_scalar(v, bias.dtype, cls.opmath) for v in (beta, alpha))
         ctx.bias_shape, ctx.beta, ctx.alpha = tuple(bias.shape), beta, alpha
         ctx.save_for_backward(a, b)
+        return wrap(cls.combined(bias, a, b, beta, alpha))
+
+    @classmethod
+    def combined(cls, bias: Tensor, a: Tensor, b: Tensor, beta: Any, alpha: Any) -> Any:
+        """The forward's array: ``beta * bias + alpha * product(a, b)``."""
         xp = a._xp
-        return wrap(_scaled_sum(xp, bias._data, cls.product(xp, a, b), beta, alpha))
+        gemm = cls.blas and bias.dtype.is_floating_point and bias.dtype.itemsize >= 4
+        kept = None if gemm and alpha == 0 else alpha
+        return _scaled_sum(xp, bias._data, cls.product(xp, a, b), beta, kept)
 
     @classmethod
     def backward(cls, ctx: Any, g: Tensor) -> tuple:
@@ -87,10 +101,20 @@ class Addr(_Scaled):
 class Addmv(_Scaled):
     node_name = "AddmvBackward0"
     _profile_name = "aten::addmv"
+    blas = True
 
     @staticmethod
     def product(xp: Any, m: Tensor, v: Tensor) -> Any:
         return xp.matmul(m._data, v._data)
+
+    @classmethod
+    def combined(cls, bias: Tensor, m: Tensor, v: Tensor, beta: Any, alpha: Any) -> Any:
+        """torch's kernel takes a short cut for an empty matrix: unless ``beta`` is 0, the
+        result is ``beta * input`` in the input's own shape (not broadcast to the rows),
+        the result it had made resized to it (:func:`addmv` warns)."""
+        if m.numel() or beta == 0:
+            return super().combined(bias, m, v, beta, alpha)
+        return bias._xp.asarray(bias._data if beta == 1 else bias._data * beta, copy=True)
 
     @staticmethod
     def grads(g: Tensor, m: Tensor, v: Tensor) -> tuple:
@@ -100,6 +124,7 @@ class Addmv(_Scaled):
 class Addbmm(_Scaled):
     node_name = "AddbmmBackward0"
     _profile_name = "aten::addbmm"
+    blas = True
     opmath = True
 
     @staticmethod
@@ -222,15 +247,17 @@ def _addmv_checked(fn: str, input: Any, mat: Any, vec: Any, beta: Any, alpha: An
         raise RuntimeError(f"vector + matrix @ vector expected, got {input.dim()}, {mat.dim()}, "
                            f"{vec.dim()}")
     if mat.shape[1] != vec.shape[0] or (input.numel() != 1 and input.shape[0] != mat.shape[0]):
-        shown = "x".join(map(str, mat.shape))
-        raise RuntimeError(f"size mismatch, got input ({input.shape[0] if input.dim() else 1}), "
-                           f"mat ({shown}), vec ({vec.shape[0]})")
+        shown = "x".join(map(str, mat.shape))  # (the message reads input.size(0))
+        raise RuntimeError(f"size mismatch, got input ({input.size(0)}), mat ({shown}), vec "
+                           f"({vec.shape[0]})")
     if not (input.dtype is mat.dtype is vec.dtype):
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
                            f"{_args.legacy(input.dtype)}, {_args.legacy(mat.dtype)}, and "
                            f"{_args.legacy(vec.dtype)}")
     if fn.endswith("_"):
         _holds(fn, input, (mat.shape[0],))
+    if input.dtype.name == "bool" and mat.numel():  # (an empty one's short cut has no kernel)
+        raise _args.not_implemented("addmv_impl_cpu", input.dtype)
     return beta, alpha
 
 
@@ -242,6 +269,8 @@ def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Any = 1, alpha: Any 
     tensor([4., 5.])
     """
     beta, alpha = _addmv_checked("addmv", input, mat, vec, beta, alpha)
+    if not mat.numel() and beta != 0 and mat.shape[0] and tuple(input.shape) != mat.shape[:1]:
+        warn_resized(mat.shape[:1], tuple(input.shape), stacklevel=5)  # (Addmv.combined)
     return Addmv.apply(input, mat, vec, beta=beta, alpha=alpha)
 
 
