@@ -163,3 +163,16 @@ def test_addmv_of_an_empty_matrix_scales_its_input_as_torch(program: Program) ->
     Also: a bool addmv has no kernel, and a 0-d input's size mismatch fails reading its
     size(0)."""
     assert_as_torch(program, assert_same)
+
+
+@pytest.mark.parametrize("dtypes", [("float64", "float16"), ("float32", "float16"),
+                                    ("int64", "float16"), ("float16", "float16"),
+                                    ("float16", "float32")])
+def test_ldexp_rounds_a_float_power_to_the_exponent_dtype(dtypes: tuple) -> None:
+    """``ldexp(float64, float16)`` computed ``2 ** other`` in float64; torch's is
+    ``mul(input, pow(2, other))``: the power is rounded to the exponent's dtype first."""
+    def program(L: Any) -> Any:
+        a = L.tensor([2.5, 0.7, -3.1, 1e-3]).to(getattr(L, dtypes[0]))
+        return L.ldexp(a, L.tensor([1.75, -1.5, 0.3, 10.2], dtype=getattr(L, dtypes[1])))
+
+    assert_as_torch(program)

@@ -17,6 +17,7 @@ from typing import Any
 from .. import _args, return_types
 from .._tensor import Tensor, check_inplace_operands
 from ..backend import cpu_math, half_via_float
+from . import pointwise
 from ._base import Op, example, public_binary, wrap
 from .binary_more import _Binary, _floating_operands
 from .pointwise import check_broadcast, where, zero_grad
@@ -27,7 +28,8 @@ __all__ = ["METHODS", "Frexp", "Ldexp", "Nextafter", "frexp", "frexp_arrays", "l
 
 class Ldexp(_Binary):
     """``input * 2 ** other`` in the operands' float dtype: exact (rounded once) for an
-    integer ``other``, as C's ``ldexp``; a product with ``2 ** other`` for a float one."""
+    integer ``other``, as C's ``ldexp``; for a float one, as torch's ``mul(input, pow(2,
+    other))``, the power rounded to ``other``'s own dtype before the product."""
 
     node_name = "LdexpBackward0"
     saved_names = ("other", "self")
@@ -44,6 +46,8 @@ class Ldexp(_Binary):
         if exact:
             return xp.astype(_scaled(xp, xp.astype(x, xp.float64), xp.astype(y, xp.float64)),
                              x.dtype)
+        if b.dtype.is_floating_point:
+            return pointwise.mul(a.detach(), pointwise.pow(2, b.detach()))._data
         return half_via_float(lambda xp, x, y: x * cpu_math(lambda e: xp.pow(2.0, e), y),
                               xp, x, y)
 
