@@ -176,3 +176,20 @@ def test_ldexp_rounds_a_float_power_to_the_exponent_dtype(dtypes: tuple) -> None
         return L.ldexp(a, L.tensor([1.75, -1.5, 0.3, 10.2], dtype=getattr(L, dtypes[1])))
 
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    lambda L, a: L.linalg.slogdet(a)[0].sum().backward(),
+    lambda L, a: L.slogdet(a).sign.sum().backward(),
+    lambda L, a: L.logdet(a).backward(),
+    lambda L, a: (lambda s: (s.sign * s.logabsdet).sum().backward())(L.linalg.slogdet(a)),
+])
+def test_slogdet_sign_alone_gives_no_gradient(program: Callable) -> None:
+    """A backward through slogdet's sign alone set a zero gradient; torch's node gives none
+    for a real matrix (its a.grad stays None), and a zero logabsdet gradient is +0."""
+    def run(L: Any) -> Any:
+        a = L.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+        program(L, a)
+        return a.grad
+
+    assert_as_torch(run, assert_same)

@@ -252,6 +252,7 @@ class LinalgSlogdet(Op):
         else:
             sign, log = _slogdet_of_lu(xp, a._data, found)
         ctx.save_for_backward(a)
+        ctx.set_materialize_grads(False)  # as torch's: the sign's gradient alone is none
         return wrap(sign), wrap(log)
 
     @staticmethod
@@ -259,7 +260,9 @@ class LinalgSlogdet(Op):
         (a,) = ctx.saved_tensors
         if g_log is None:
             return (None,)
-        return (g_log.unsqueeze(-1).unsqueeze(-1) * inv(a).mT,)
+        # (+ 0.0: torch's triangular solve skips a zero right-hand side, so a zero gradient
+        # is +0 where the inverse is negative)
+        return (g_log.unsqueeze(-1).unsqueeze(-1) * inv(a).mT + 0.0,)
 
 
 def _slogdet_of_lu(xp: Any, a: Any, found: list) -> tuple[Any, Any]:
