@@ -163,7 +163,7 @@ def test_to_takes_pythons_types_but_no_numpy_type_as_torch(call: str) -> None:
 @pytest.mark.parametrize("dtype", ["int8", "bool", "int64", "float64", None])
 @pytest.mark.parametrize("source", ["leaf", "non-leaf", "detached"])
 @pytest.mark.parametrize("requires_grad", [None, False, True])
-@pytest.mark.filterwarnings("ignore:torch.asarray: unspecified requires_grad")
+@pytest.mark.filterwarnings("ignore:torch.asarray. unspecified requires_grad")
 def test_asarray_of_a_tensor_requiring_grad_keeps_that_flag_as_torch(
         dtype: str | None, source: str, requires_grad: bool | None) -> None:
     """A fresh fuzz: ``asarray(leaf_requiring_grad, dtype=int8)`` returned an int8 tensor;
