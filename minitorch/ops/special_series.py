@@ -20,7 +20,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from .. import _args
+from .. import _args, _libm
 from .._tensor import Tensor
 from .special_functions import (
     _I0E_HIGH,
@@ -542,21 +542,24 @@ def _chebyshev_kind(xp: Any, x: Any, n: Any, kind: str, shifted: bool = False) -
     closed_form = (inside & (n > cutoff)) | (xp.abs(x) == 1)  # (no recurrence to degree n:
     out = _recurrence(xp, x, xp.where(closed_form, 0, n), first,  # a huge one takes no time)
                       lambda k, p, q: 2 * x * p - q)
-    theta = xp.acos(xp.where(inside, x, 0.0))
+    theta = _libm.c_math_of(xp, "acos", xp.where(inside, x, 0.0))  # torch's std:: calls
+    # (numpy's vector acos and sin may differ from them by an ulp, which a degree of 2**31
+    # makes visible)
     odd = (n % 2) == 1
     degree = xp.astype(n, xp.int64)  # torch's degree is an int64: its sums wrap past 2**63,
     half = xp.astype(n, x.dtype) + 0.5  # and it meets x in x's dtype
     if kind == "t":
-        closed = xp.cos(xp.astype(n, x.dtype) * theta)
+        closed = _libm.c_math_of(xp, "cos", xp.astype(n, x.dtype) * theta)
         edge = _sign(xp, (x > 0) | ~odd)
     elif kind == "u":
-        closed = xp.sin(xp.astype(degree + 1, x.dtype) * theta) / xp.sin(theta)
+        closed = _libm.c_math_of(xp, "sin", xp.astype(degree + 1, x.dtype) * theta) / \
+            _libm.c_math_of(xp, "sin", theta)
         edge = xp.where((x > 0) | ~odd, degree + 1, -(degree + 1))
     elif kind == "v":
-        closed = xp.cos(half * theta) / xp.cos(theta / 2)
+        closed = _libm.c_math_of(xp, "cos", half * theta) / _libm.c_math_of(xp, "cos", theta / 2)
         edge = xp.where(x > 0, 1, xp.where(odd, -(degree + degree + 1), degree + degree + 1))
     else:
-        closed = xp.sin(half * theta) / xp.sin(theta / 2)
+        closed = _libm.c_math_of(xp, "sin", half * theta) / _libm.c_math_of(xp, "sin", theta / 2)
         edge = xp.where(x > 0, degree + degree + 1, xp.astype(_sign(xp, ~odd), xp.int64))
     out = xp.where(inside & (n > cutoff), closed, out)
     return xp.where(xp.abs(x) == 1, xp.astype(edge, x.dtype), out)
