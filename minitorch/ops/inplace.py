@@ -131,7 +131,7 @@ class CopySlices(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         if ctx.overlapping:  # torch writes the view's gradient into an expanded view of g's
             raise internal_overlap_error()
-        written = wrap(g._xp.zeros(g._data.shape, dtype=bool))
+        written = wrap(g._xp.zeros(g._data.shape, dtype=g._xp.bool))
         setitem(g._xp, written._data, ctx.key, True)
         grad_value = None
         if ctx.value_meta is not None:
