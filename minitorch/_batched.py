@@ -22,7 +22,6 @@ tensor([[2., 0.],
 from __future__ import annotations
 
 import contextlib
-import functools
 import math
 import operator
 import sys
@@ -595,26 +594,6 @@ def check_folded_dtypes(left: Any, right: Any) -> None:
             right.dim() == 2 and left.dim() and left.dtype is not right.dtype:
         raise Refused(f"expected m1 and m2 to have the same dtype, but got: "
                       f"{c_name(left.dtype)} != {c_name(right.dtype)}")
-
-
-def elementwise(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """``fn``, an element-wise function of ``torch.nn.functional`` (``gelu``, ``relu6``...),
-    with vmap's rule: on a batched input and no other batched argument, it runs once on the
-    whole batch.
-
-    >>> import minitorch
-    >>> relu6 = elementwise(minitorch.nn.functional.relu6)
-    >>> relu6(BatchedTensor(minitorch.tensor([[7., -1.], [2., 3.]]))).value
-    tensor([[6., 0.],
-            [2., 3.]])
-    """
-    @functools.wraps(fn)
-    def rule(input: Any, *args: Any, **kwargs: Any) -> Any:
-        if type(input) is BatchedTensor and not any(
-                isinstance(a, BatchedTensor) for a in (*args, *kwargs.values())):
-            return BatchedTensor(fn(input.value, *args, **kwargs))
-        return fn(input, *args, **kwargs)
-    return rule
 
 
 def linear(input: Any, weight: Any, bias: Any) -> BatchedTensor:

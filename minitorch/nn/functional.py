@@ -26,7 +26,6 @@ from .._batched import (
     check_inner_sizes,
     check_running_stats,
 )
-from .._batched import elementwise as batched_elementwise
 from .._batched import linear as batched_linear
 from .._dtype import int64
 from .._tensor import Tensor
@@ -1496,14 +1495,6 @@ def _may_warn(fn: Any, seen: set) -> bool:
     return any(inspect.isfunction(f) and f.__module__.startswith(__name__) and
                _may_warn(f, seen) for f in called)
 
-
-# vmap's rules of the element-wise functions (not those that may warn: a wrapper would shift
-# their warnings' stack level)
-for _name in ("relu6", "elu", "selu", "celu", "gelu", "silu", "mish", "hardtanh", "hardsigmoid",
-              "hardswish", "leaky_relu", "softplus", "softsign", "logsigmoid", "tanhshrink",
-              "softshrink", "hardshrink", "threshold", "relu", "sigmoid", "tanh"):
-    if not _may_warn(globals()[_name], set()):
-        globals()[_name] = batched_elementwise(globals()[_name])
 
 # torch's Python functions of F hand a tensor-like argument to its __torch_function__ (the C
 # ones above do so through their parser's entry); not yet those that may warn (_may_warn)
