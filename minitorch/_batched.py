@@ -167,12 +167,16 @@ _POINTWISE = ("clamp", "clip", "clamp_min", "clamp_max", "nan_to_num", "round", 
               "sub", "add", "mul", "__mod__", "__floordiv__")
 
 
+def _numbers_only(name: str, args: tuple, kwargs: dict) -> None:
+    """Unbatched where a rule's other arguments hold a tensor: it may be another example's."""
+    if any(isinstance(a, (Tensor, BatchedTensor)) for a in (*args, *kwargs.values())):
+        raise Unbatched(name)
+
+
 def _pointwise(name: str) -> Callable[..., Any]:
-    """The rule of an element-wise method given numbers only (a tensor operand has no rule
-    here: it may be another example's)."""
+    """The rule of an element-wise method given numbers only."""
     def rule(self: BatchedTensor, *args: Any, **kwargs: Any) -> BatchedTensor:
-        if any(isinstance(a, (Tensor, BatchedTensor)) for a in (*args, *kwargs.values())):
-            raise Unbatched(name)
+        _numbers_only(name, args, kwargs)
         return BatchedTensor(getattr(self.value, name)(*args, **kwargs))
     rule.__name__ = name
     return rule
@@ -182,8 +186,7 @@ def _along(name: str, every: bool) -> Callable[..., Any]:
     """The rule of a method along the example's ``dim`` (its first argument, or ``dim=``):
     that dim moved past the batch; no dim (where ``every``: over all of the example's dims)."""
     def rule(self: BatchedTensor, *args: Any, **kwargs: Any) -> BatchedTensor:
-        if any(isinstance(a, (Tensor, BatchedTensor)) for a in (*args, *kwargs.values())):
-            raise Unbatched(name)
+        _numbers_only(name, args, kwargs)
         args, dim = (args[1:], args[0]) if args else (args, kwargs.pop("dim", None))
         if isinstance(dim, bool) and not args and not kwargs:  # std's and var's unbiased
             dim, kwargs = None, {"unbiased": dim}

@@ -582,6 +582,11 @@ class _HookState(threading.local):
 _hook_state = _HookState()
 
 
+def _index_operands(node: Node) -> tuple[int, ...]:
+    """The operands of a built-in op's ``node`` that torch's node has no edge for."""
+    return getattr(getattr(node, "_forward_cls", None), "index_operands", ())
+
+
 def with_edges(node: Node, per_operand: tuple) -> tuple:
     """``per_operand`` (one item per operand of a built-in op's ``node``) without the
     operands torch's node has no edge for (a gather's index, a where's condition).
@@ -591,7 +596,7 @@ def with_edges(node: Node, per_operand: tuple) -> tuple:
     >>> with_edges(node, ("cond", "x", "other")), per_operand(node, ("x", "other"))
     (('x', 'other'), (None, 'x', 'other'))
     """
-    skipped = getattr(getattr(node, "_forward_cls", None), "index_operands", ())
+    skipped = _index_operands(node)
     if not skipped:
         return per_operand
     return tuple(item for i, item in enumerate(per_operand) if i not in skipped)
@@ -599,7 +604,7 @@ def with_edges(node: Node, per_operand: tuple) -> tuple:
 
 def per_operand(node: Node, per_edge: tuple) -> tuple:
     """What :func:`with_edges` left out put back: None for each operand without an edge."""
-    skipped = getattr(getattr(node, "_forward_cls", None), "index_operands", ())
+    skipped = _index_operands(node)
     if not skipped:
         return per_edge
     given = iter(per_edge)
