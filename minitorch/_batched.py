@@ -7,10 +7,13 @@ dims to the batch's (dim ``d`` is ``d + 1``; a shorter operand gets size-1 dims 
 batch so that broadcasting lines up), runs the op once, and wraps the result. So the result
 of ``vmap`` is the last op's output, with that op's ``grad_fn``, as in torch.
 
-What has no rule here (a ``torch.*`` function, an in-place op, a value read by Python, ...)
-raises :class:`Unbatched`, and ``vmap`` then calls ``func`` once per example instead; an op is
-never run on the batch where its rule does not say how. (What ``func`` did before that op,
-a print say, it then does again for each example.)
+An op with no rule here runs on each example and its results are stacked into a batch
+(:func:`each_example`, torch's fallback), so ``func`` goes on with a batch and what it reads
+of one example next (``.item()``, an ``if``) is refused as torch refuses it. What no batch can
+be made of (an in-place op, a random draw, a result that is no tensor) raises
+:class:`Unbatched`, and ``vmap`` then calls ``func`` once per example instead; an op is never
+run on the batch where its rule does not say how. (What ``func`` did before that op, a print
+say, it then does again for each example.)
 
 >>> import minitorch
 >>> x = minitorch.tensor([[1., -2.], [3., 4.]], requires_grad=True)
@@ -22,14 +25,16 @@ tensor([[2., 0.],
 from __future__ import annotations
 
 import contextlib
+import inspect
 import math
 import operator
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from . import _batched_function
 from ._args import c_name
-from ._batched_function import innermost, vmap_level
+from ._batched_function import Unbatched, innermost, vmap_level
 from ._tensor import Tensor, broadcast_shapes
 
 __all__ = ["BatchedTensor", "Unbatched"]
@@ -43,7 +48,7 @@ def _example_check(cls: type, obj: Any) -> bool:
         and not sys._getframe(1).f_globals.get("__name__", "").startswith("minitorch."))
 
 
-_calls_with_examples = [0]
+_calls_with_examples = _batched_function.calls_with_examples
 
 
 @contextlib.contextmanager
@@ -93,8 +98,69 @@ def refuse_batched_mask(mask: Any) -> None:
                       "https://github.com/pytorch/pytorch/issues if you need this feature.")
 
 
-class Unbatched(Exception):
-    """An op without a batching rule here: vmap falls back to one call per example."""
+
+
+def each_example(call: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
+    """torch's fallback for an op with no batching rule: ``call`` on each example of its
+    batched operands, the results stacked into a batch. ``func`` then goes on with the batch,
+    so what it does next with it (``.item()``, ``if``) is refused as torch refuses it. What
+    makes no batch (a result that is not tensors, examples' results of different shapes, a
+    random draw, ``out=``, a batch of none) sends vmap to one call of ``func`` per example.
+
+    >>> b = BatchedTensor(minitorch.tensor([[1., 2.], [3., 4.]]))
+    >>> each_example(minitorch.flip, (b, (0,)), {}).value
+    tensor([[2., 1.],
+            [4., 3.]])
+    """
+    size = next(a for a in _operands(args, kwargs) if isinstance(a, BatchedTensor)).value.shape[0]
+    if not size or kwargs.get("out") is not None:
+        raise Unbatched("out" if size else "size")
+    with _batched_function.looping():
+        results = [call(*_at(args, i), **dict(zip(kwargs, _at(kwargs.values(), i))))
+                   for i in range(size)]
+    return _stacked(results)
+
+
+def _operands(args: tuple, kwargs: dict) -> Iterator[Any]:
+    for a in (*args, *kwargs.values()):
+        yield from a if isinstance(a, (list, tuple)) else (a,)
+
+
+def has_batched(args: tuple, kwargs: dict) -> bool:
+    """Whether an op's arguments hold a batched tensor (alone, or in a list or tuple).
+
+    >>> has_batched((minitorch.ones(2), [BatchedTensor(minitorch.ones(3, 2))]), {})
+    True
+    """
+    return any(isinstance(a, BatchedTensor) for a in _operands(args, kwargs))
+
+
+def _at(values: Any, i: int) -> list:
+    """``values`` with each batched tensor (alone or in a list or tuple) as its example ``i``."""
+    return [type(v)(_at(v, i)) if isinstance(v, (list, tuple)) and not hasattr(v, "_fields")
+            else v.value.select(0, i) if isinstance(v, BatchedTensor) else v for v in values]
+
+
+def _stacked(results: list) -> Any:
+    """The examples' results as one batch: a tensor, or a tuple of them (named too)."""
+    first = results[0]
+    if isinstance(first, Tensor):
+        return BatchedTensor(_stack(results))
+    named = hasattr(first, "_make")
+    if not isinstance(first, tuple) or (type(first) is not tuple and not named):
+        raise Unbatched("result")
+    parts = [BatchedTensor(_stack(list(p))) for p in zip(*results)]
+    return first._make(parts) if named else tuple(parts)
+
+
+def _stack(tensors: list) -> Tensor:
+    first = tensors[0]
+    if not all(isinstance(t, Tensor) and t.shape == first.shape and t.dtype == first.dtype
+               for t in tensors):
+        raise Unbatched("result")
+    import minitorch
+
+    return minitorch.stack(tensors)
 
 
 def _shift(dim: int, rank: int) -> int:
@@ -204,10 +270,17 @@ def _along(name: str, every: bool) -> Callable[..., Any]:
 _ALONG = {"std": True, "var": True, "logsumexp": False, "nansum": True, "nanmean": True,
           "count_nonzero": True, "cumsum": False, "cumprod": False, "logcumsumexp": False,
           "argmax": False, "argmin": False}
+# methods with a refusal of their own under vmap, and the example's own metadata
+_REFUSED = ("item", "tolist", "numpy", "nonzero", "unique", "unique_consecutive",
+            "masked_select", "size", "dim", "numel")
+# methods whose calls on each example would act on each (a graph, a hook): no fallback
+_NO_FALLBACK = ("backward", "register_hook", "register_post_accumulate_grad_hook",
+                "retain_grad", "data_ptr", "storage", "untyped_storage")
 _PROMOTING = ("__add__", "__radd__", "__sub__", "__mul__", "__rmul__", "__truediv__",
               "__rtruediv__")  # not __rsub__: torch's rsub has a rule of its own
 _BINARY = ("__add__", "__sub__", "__mul__", "__truediv__", "__pow__", "__lt__", "__le__",
            "__gt__", "__ge__", "__eq__", "__ne__")
+_OPERATORS = (*_BINARY, "__getitem__", "__matmul__", "__mod__", "__floordiv__")
 
 
 class Refused(RuntimeError):
@@ -256,7 +329,13 @@ class BatchedTensor:
         return self._source or (self.value, 0)
 
     def __getattr__(self, name: str) -> Any:
-        raise Unbatched(name)
+        """A method of Tensor's with no rule here runs on each example (torch's fallback);
+        anything else (an attribute, an in-place or private method) has no batch."""
+        if name.startswith("_") or name.endswith("_") or name in _NO_FALLBACK or \
+                not inspect.isfunction(getattr(Tensor, name, None)):
+            raise Unbatched(name)
+        method = getattr(Tensor, name)
+        return lambda *args, **kwargs: each_example(method, (self, *args), kwargs)
 
     def __bool__(self) -> bool:
         _refuse_wrapped_scalar()
@@ -446,6 +525,10 @@ class BatchedTensor:
     def new_zeros(self, *size: Any, **kwargs: Any) -> BatchedTensor:
         return self._new("new_zeros", size, kwargs)
 
+    def new_tensor(self, data: Any, *args: Any, **kwargs: Any) -> Tensor:
+        """torch's ``new_tensor`` copies ``data``: no batch (only its dtype and device)."""
+        return self.value.new_tensor(data, *args, **kwargs)
+
     def _new(self, name: str, size: tuple, kwargs: dict) -> BatchedTensor:
         if len(size) == 1 and isinstance(size[0], (tuple, list)):
             size = tuple(size[0])
@@ -508,6 +591,20 @@ class BatchedTensor:
         return BatchedTensor((self.value @ other.unsqueeze(-1)).squeeze(-1))
 
 
+
+
+def _or_each_example(name: str, rule: Callable[..., Any]) -> Callable[..., Any]:
+    """``rule``, but where it has no rule for the arguments given (a dim of a 0-d example, a
+    tensor among a rule's numbers...): torch's fallback, the method on each example."""
+    def ruled(self: BatchedTensor, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return rule(self, *args, **kwargs)
+        except Unbatched:  # (Tensor's methods are looked up now: they join it after us)
+            return each_example(getattr(Tensor, name), (self, *args), kwargs)
+    ruled.__name__, ruled.__doc__ = rule.__name__, rule.__doc__
+    return ruled
+
+
 for _name in _UNARY:
     setattr(BatchedTensor, _name, _unary(_name))
 for _name in _POINTWISE:
@@ -519,6 +616,10 @@ for _name in _BINARY:
     if _name not in ("__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__"):
         _reflected = "__r" + _name[2:]
         setattr(BatchedTensor, _reflected, _binary(_reflected, reflected=True))
+for _name, _rule in list(vars(BatchedTensor).items()):
+    if inspect.isfunction(_rule) and _name not in _REFUSED and (
+            not _name.startswith("_") or _name in _OPERATORS or _name.startswith("__r")):
+        setattr(BatchedTensor, _name, _or_each_example(_name, _rule))
 
 
 # ---------------------------------------------------------------- in-place ops on the unbatched

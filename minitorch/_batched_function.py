@@ -43,6 +43,18 @@ class _ThreadState(threading.local):
 
 
 _state = _ThreadState()
+calls_with_examples = [0]  # vmap's calls of ``func`` on the whole batch now running
+_looping = [0]  # ops now called once per example by vmap's fallback (see _batched)
+
+
+@contextmanager
+def looping() -> Iterator[None]:
+    """While vmap's fallback calls an op once per example (see ``_batched.each_example``)."""
+    _looping[0] += 1
+    try:
+        yield
+    finally:
+        _looping[0] -= 1
 _numbers = itertools.count(1)  # (a later transform's number is larger: see is_captured)
 
 
@@ -243,6 +255,31 @@ def _levels() -> list[str]:
     return _state.levels
 
 
+class Unbatched(Exception):
+    """An op without a batching rule here: vmap falls back to one call per example."""
+
+
+def has_batched(args: tuple, kwargs: dict) -> bool:
+    """Whether an op's arguments hold one of vmap's batched tensors (see ``_batched``), while
+    vmap calls ``func`` on the whole batch (cheap otherwise).
+
+    >>> has_batched((1, 2), {})
+    False
+    """
+    if not calls_with_examples[0]:
+        return False
+    from . import _batched
+
+    return _batched.has_batched(args, kwargs)
+
+
+def each_example(call: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
+    """vmap's fallback for an op with no batching rule (see ``_batched.each_example``)."""
+    from . import _batched
+
+    return _batched.each_example(call, args, kwargs)
+
+
 def check_random() -> None:
     """torch's refusal of a random operation inside a vmap whose ``randomness`` is "error"
     (the default), at any level. Under "different", a call on the whole batch at once would
@@ -253,8 +290,8 @@ def check_random() -> None:
         raise RuntimeError("vmap: called random operation while in randomness error mode. "
                            "Please either use the 'same' or 'different' randomness flags on "
                            "vmap or perform the randomness operation out of vmap")
-    if "different" in _levels() and _batched.batch_at_once():
-        raise _batched.Unbatched("random")
+    if _looping[0] or ("different" in _levels() and _batched.batch_at_once()):
+        raise _batched.Unbatched("random")  # (per example: a draw each, whatever the mode)
 
 
 def transformed() -> bool:

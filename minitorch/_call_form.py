@@ -139,7 +139,11 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
                                                   overloaded and signatures)):
                 raise TypeError(typed) from None  # torch's parser reads every type first
             raise
-        except TypeError as error:
+        except (TypeError, _batched_function.Unbatched) as error:
+            if not writes and _batched_function.has_batched(args, kwargs):  # vmap's op with
+                return _batched_function.each_example(called, args, kwargs)  # no rule here
+            if not isinstance(error, TypeError):
+                raise
             # a tensor-like argument is refused as no Tensor: its __torch_function__ answers
             if (handled := overrides.dispatch_public(
                     called, api_name, args, kwargs)) is not NotImplemented:

@@ -722,9 +722,6 @@ KNOWN = {
     "vmap grad value independent of batch":
         "torch: grad's value does not depend on the batch, vmap expands it (ExpandBackward0); "
         "minitorch's batched grad expands the unbatched input first (MulBackward0)",
-    "vmap grad linear model":
-        "torch batches x @ w.t() under grad (TransposeBackward0, MulBackward0); minitorch has "
-        "no matmul rule for an expanded matrix and stacks per example (StackBackward0)",
     "ensemble without bias, 3-d examples":
         "torch's batched linear without bias ends in SqueezeBackward5 / UnsafeViewBackward0, "
         "with 3-d examples in ViewBackward0; minitorch stacks per example",

@@ -99,11 +99,8 @@ def _leaf_nodes(node: Any) -> list:
     return found
 
 
-def test_a_shared_operand_wider_than_the_example_has_no_matmul_rule() -> None:
-    # (B, m, n) @ (p, n, k) would broadcast p against the batch: the rule refuses
-    batch = _batched.BatchedTensor(mt.ones(3, 2, 4))
-    with pytest.raises(_batched.Unbatched):
-        batch @ mt.ones(3, 4, 5)
+def test_a_shared_operand_wider_than_the_example_is_multiplied_per_example() -> None:
+    # (B, m, n) @ (p, n, k) would broadcast p against the batch: no rule, each example's
     out = mt.func.vmap(lambda a, w: a @ w, in_dims=(0, None))(mt.ones(3, 2, 4), mt.ones(3, 4, 5))
     expected = torch.func.vmap(lambda a, w: a @ w, in_dims=(0, None))(torch.ones(3, 2, 4),
                                                                        torch.ones(3, 4, 5))

@@ -452,6 +452,9 @@ class Function(metaclass=_FunctionMeta):
     @classmethod
     def apply(cls, *args: Any, **kwargs: Any) -> Any:
         """Run the Function: forward now, backward when gradients flow through the result."""
+        if _CALLS_WITH_EXAMPLES[0] and cls._trusted and \
+                _batched_function.has_batched(args, kwargs):  # vmap's op with no rule here
+            return _batched_function.each_example(cls.apply, args, kwargs)
         if forward_ad.levels and cls._trusted and forward_ad.has_tangents(args):
             return forward_ad.apply_op(cls, args, kwargs)
         if cls.setup_context is not None and not cls._trusted:
@@ -473,6 +476,9 @@ class Function(metaclass=_FunctionMeta):
                 prof._pop(_nbytes(out) if prof.profile_memory else 0)
             return out
         return run(cls, args, kwargs)
+
+
+_CALLS_WITH_EXAMPLES = _batched_function.calls_with_examples  # (read on every op's call)
 
 
 def _bound(forward: Callable[..., Any], args: tuple, kwargs: dict) -> tuple:
