@@ -69,3 +69,40 @@ def test_an_inplace_view_change_of_a_view_is_recorded_as_torch(view: str, change
         exec(then, scope)
         return names, x.grad, scope["out"], v.grad_fn.name()
     assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize("returned", ["g, 'a'", "g * 2, g", "L.ones(5), 3", "L.ones(5), 'a'",
+                                      "L.ones(5), None", "g, None, None", "'a', g"])
+@pytest.mark.parametrize("second", ["z", "3"])
+def test_a_custom_backward_is_checked_kind_first_then_shape_as_torch(returned: str,
+                                                                     second: str) -> None:
+    """Autograd fuzz: a backward returning ``(wrong shape, 'a')`` was refused for the shape
+    of gradient 0; torch checks what kind each returned value is first (a string, a gradient
+    for a number), then the engine checks each tensor's shape."""
+    def fn(L: Any) -> Any:
+        class F(L.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any, k: Any) -> Any:
+                return (x * 2).sum()
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                return eval(returned, {"g": g, "L": L})
+        x = L.ones(1, requires_grad=True)
+        z = L.ones(2, requires_grad=True)
+        return L.autograd.grad(F.apply(x, eval(second, {"z": z})).sum(), x)
+    assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize("program", [
+    "out = (x * 2).grad_fn.requires_grad",
+    "out = (x * 2).sum().grad_fn.next_functions[0][0].next_functions[0][0].requires_grad",
+    "(x * 2).grad_fn.requires_grad = False"])
+def test_a_node_says_it_requires_grad_as_torch(program: str) -> None:
+    """Autograd fuzz: ``y.grad_fn.requires_grad`` was no attribute; every torch node has it,
+    True and read-only."""
+    def fn(L: Any) -> Any:
+        scope = {"x": L.ones(2, requires_grad=True), "out": None}
+        exec(program, scope)
+        return scope["out"]
+    assert_as_torch(fn)

@@ -289,17 +289,18 @@ def _validate_grads(node: BackwardCFunction, grads: tuple) -> tuple:
             f"function {name} returned an incorrect number of gradients "
             f"(expected {len(metas)}, got {len(grads)})"
         )
+    for i, (g, meta) in enumerate(zip(grads, metas)):  # every one's kind first, then the
+        if meta is None and g is not None:  # engine's checks of each
+            raise RuntimeError(
+                f"function {name} returned a gradient different than None at position "
+                f"{i + 1}, but the corresponding forward input was not a Variable"
+            )
+        if g is not None and not isinstance(g, T.Tensor):
+            raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
     out = []
     for i, (g, meta) in enumerate(zip(grads, metas)):
         if meta is None:
-            if g is not None:
-                raise RuntimeError(
-                    f"function {name} returned a gradient different than None at position "
-                    f"{i + 1}, but the corresponding forward input was not a Variable"
-                )
             continue
-        if g is not None and not isinstance(g, T.Tensor):
-            raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
         if not node.needs_input_grad[i]:  # no edge: torch's engine checks nothing of it
             out.append(None)
             continue

@@ -209,6 +209,19 @@ class Node(metaclass=_NodeType):
     def metadata(self, value: Any) -> None:
         raise not_writable(self, "metadata")
 
+    @property
+    def requires_grad(self) -> bool:
+        """True, as every torch node says (a node exists only where a gradient flows).
+
+        >>> (minitorch.ones(1, requires_grad=True) * 2).grad_fn.requires_grad
+        True
+        """
+        return True
+
+    @requires_grad.setter
+    def requires_grad(self, value: Any) -> None:
+        raise not_writable(self, "requires_grad")
+
     def _apply(self, grads: tuple[Tensor | None, ...]) -> tuple[Tensor | None, ...]:
         raise NotImplementedError
 
