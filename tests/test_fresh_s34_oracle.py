@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.oracle import assert_as_torch, assert_same
+from tests.oracle import assert_as_torch, assert_exact, assert_same
 
 NO_RULE = ["L.nn.functional.silu(e)", "L.nn.functional.softsign(e)", "e.flip(0)",
            "L.where(e > 0, e, 0.)", "e.min(0).values", "L.maximum(e, e.flip(0))", "e.roll(1)",
@@ -106,3 +106,27 @@ def test_a_node_says_it_requires_grad_as_torch(program: str) -> None:
         exec(program, scope)
         return scope["out"]
     assert_as_torch(fn)
+
+
+@pytest.mark.parametrize("op", ["s * 1.5", "1.5 * s", "s + 1.5", "s - 1.5", "1.5 - s", "s / 1.5",
+                                "1.5 / s", "s * 2", "s + True", "s.add(1.5, alpha=2)",
+                                "L.sub(s, 1.5)", "s.mul(L.tensor(1.5))", "x * 1.5",
+                                "(x * 1.5).sum()", "s * 1.5 + s", "s ** 2", "s.clamp(0.5)"])
+@pytest.mark.parametrize("dtype", ["float32", "float16", "float64"])
+@pytest.mark.parametrize("transform", ["jvp", "jacfwd", "jacrev"])
+def test_a_tangent_through_a_float_and_a_0d_tensor_is_double_as_torch(op: str, dtype: str,
+                                                                      transform: str) -> None:
+    """Autograd fuzz: ``jacfwd(lambda x: x.sum() * 1.5)`` of a float32 ``x`` was float32;
+    torch's forward-mode formula meets the Python float as a double 0-d tensor beside the
+    0-d sum, so its tangent (and jacfwd's result) is float64; a tensor with dims keeps its
+    dtype, and reverse mode is unaffected."""
+    if dtype == "float16" and op == "1.5 / s" and transform == "jvp":
+        pytest.skip("torch's half reciprocal keeps its float32 opmath in its tangent")
+
+    def fn(L: Any) -> Any:
+        x = L.ones(2, 3, dtype=getattr(L, dtype))
+        f = lambda x: eval(op, {"s": x.sum(), "x": x, "L": L})  # noqa: E731
+        if transform == "jvp":
+            return L.func.jvp(f, (x,), (L.ones_like(x),))
+        return getattr(L.func, transform)(f)(x)
+    assert_as_torch(fn, assert_exact if dtype == "float16" else assert_same)

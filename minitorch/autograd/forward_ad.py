@@ -26,7 +26,7 @@ from typing import Any
 
 from .. import _args, _batched_function
 from .. import _tensor as T
-from .._dtype import promote_types
+from .._dtype import float64, promote_types
 from . import grad_mode
 
 __all__ = ["UnpackedDualTensor", "dual_level", "enter_dual_level", "exit_dual_level",
@@ -309,6 +309,7 @@ def apply_op(cls: Any, args: tuple, kwargs: dict) -> Any:
             return outputs
         out_tangents = _view_tangent(cls, args, kwargs, tangents, outputs) \
             or _linear_tangent(cls, args, kwargs, tangents) \
+            or _wrapped_float_tangent(cls, args, kwargs, tangents) \
             or _formula_tangent(cls, args, kwargs, tangents, outputs, dual) \
             or _promoted(cls, kwargs, _op_tangents(cls, args, kwargs, tangents), tangents)
     results = outputs if isinstance(outputs, tuple) else (outputs,)
@@ -397,6 +398,21 @@ def _promoted(cls: Any, kwargs: dict, jvps: list, tangents: list) -> list:
         dtype = None if jvp is None else functools.reduce(promote_types, given, jvp.dtype)
         promoted.append(jvp if dtype is None or dtype is jvp.dtype else jvp.to(dtype))
     return promoted
+
+
+def _wrapped_float_tangent(cls: Any, args: tuple, kwargs: dict, tangents: list
+                           ) -> list | None:
+    """``+ - * /`` of a 0-d tensor and a Python float: torch's formula meets the float as a
+    double "wrapped number" tensor, which no longer yields beside the 0-d tangent, so the
+    tangent is computed in float64 (a quirk of torch's: a float32 primal, a float64 tangent;
+    a tensor with dims keeps its dtype). None for any other call."""
+    from ..ops.pointwise import Add, Div, Mul, Sub
+
+    if cls not in (Add, Sub, Mul, Div) or tangents[0] is None or len(args) != 2 \
+            or type(args[1]) is not float or args[0].dim() or kwargs.get("rounding_mode"):
+        return None
+    tangent = tangents[0].to(float64)
+    return [tangent if cls in (Add, Sub) else cls.apply(tangent, args[1])]
 
 
 def _op_tangents(cls: Any, args: tuple, kwargs: dict, tangents: list) -> list:
