@@ -594,7 +594,8 @@ def jacfwd(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
             raise AssertionError("tensors must have at least one element")
         _not_batched(leaves, lambda: func(*args), "forward")
         given = argnums if isinstance(argnums, tuple) else (argnums,)
-        target = _unplaced(func, args, [n % len(args) for n in given if n < 0])
+        target = _as_given(_unplaced(func, args, [n % len(args) for n in given if n < 0]),
+                           leaves)
         with vmapping(randomness):
             columns = [_columns(target, args, nums, spec, leaves, k, has_aux)
                        for k in range(len(leaves))]
@@ -616,6 +617,26 @@ def jacfwd(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0,
         jac = _unflatten(jac, out_spec)
         return (jac, aux) if has_aux else jac
     return wrapper
+
+
+def _as_given(func: Callable[..., Any], leaves: list) -> Callable[..., Any]:
+    """``func``, each call after the first seeing the input ``leaves`` as they were given:
+    jacfwd calls ``func`` once per column where torch's vmap calls it once, so what ``func``
+    writes into its inputs in place (``F.elu_(x)``) is undone before the next call, memory
+    and version, and is done once in all, as in torch."""
+    saved = [(x, x.detach().clone()._data, x._version_counter.value) for x in leaves
+             if isinstance(x, Tensor)]
+    calls = [0]
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if calls[0]:
+            for x, data, version in saved:
+                if x._version_counter.value != version:
+                    x._data[...] = data
+                    x._version_counter.value = version
+        calls[0] += 1
+        return func(*args, **kwargs)
+    return call
 
 
 def _check_aux_has_columns(aux: Any) -> None:

@@ -130,3 +130,34 @@ def test_a_tangent_through_a_float_and_a_0d_tensor_is_double_as_torch(op: str, d
             return L.func.jvp(f, (x,), (L.ones_like(x),))
         return getattr(L.func, transform)(f)(x)
     assert_as_torch(fn, assert_exact if dtype == "float16" else assert_same)
+
+
+@pytest.mark.parametrize("body", ["F.elu_(x).sum()", "x.mul_(2).sum()", "x[0].mul_(2) * x",
+                                  "F.relu_(x) * 3", "x.add_(1).pow(2)", "x.sin_().sum()",
+                                  "x.clamp_(0, 1) + 0"])
+@pytest.mark.parametrize("transform", ["jacfwd", "hessian", "jacrev"])
+def test_jacfwd_writes_into_its_input_once_as_torch(body: str, transform: str) -> None:
+    """Autograd fuzz: ``jacfwd(lambda x: F.elu_(x).sum())(x)`` called the function once per
+    column, so the in-place write ran once per element of ``x``: a wrong Jacobian, and ``x``
+    written over and over. torch's vmap calls it once."""
+    def fn(L: Any) -> Any:
+        x = L.tensor([[0.3, -1.2, 2.5], [-0.7, 0.1, 4.0]], dtype=L.float64)
+        f = lambda x: eval(body, {"x": x, "F": L.nn.functional})  # noqa: E731
+        return getattr(L.func, transform)(f)(x), x, x._version
+    assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize("op", ["s * 1.5 + w", "(s * 1.5) * w", "w - s * 1.5",
+                                "L.atan2(s * 1.5, w)", "(s * 1.5).sin() * w",
+                                "L.stack([s * 1.5, s])",
+                                "L.cat([(s * 1.5).reshape(1), w])", "L.where(w > 0, s * 1.5, w)",
+                                "L.maximum(s * 1.5, w)", "(s * 1.5).expand(3)"])
+def test_a_0d_double_tangent_yields_to_an_operand_with_dims_as_torch(op: str) -> None:
+    """Forward mode: a float64 tangent of a 0-d float32 value meeting a float32 tensor with
+    dims made the result's tangent float64; torch's formulas promote as result_type, where
+    the tensor with dims wins."""
+    def fn(L: Any) -> Any:
+        w = L.ones(3)
+        f = lambda x: eval(op, {"s": x.sum(), "w": w, "L": L})  # noqa: E731
+        return L.func.jvp(f, (L.ones(2),), (L.ones(2),))
+    assert_as_torch(fn, assert_same)

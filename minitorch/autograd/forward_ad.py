@@ -311,7 +311,7 @@ def apply_op(cls: Any, args: tuple, kwargs: dict) -> Any:
             or _linear_tangent(cls, args, kwargs, tangents) \
             or _wrapped_float_tangent(cls, args, kwargs, tangents) \
             or _formula_tangent(cls, args, kwargs, tangents, outputs, dual) \
-            or _promoted(cls, kwargs, _op_tangents(cls, args, kwargs, tangents), tangents)
+            or _promoted(cls, args, kwargs, _op_tangents(cls, args, kwargs, tangents), tangents)
     results = outputs if isinstance(outputs, tuple) else (outputs,)
     for out, tangent in zip(results, out_tangents):
         if tangent is not None:
@@ -375,7 +375,7 @@ def _formula_tangent(cls: Any, args: tuple, kwargs: dict, tangents: list, out: A
     return list(tangent) if isinstance(tangent, tuple) else [tangent]  # (one per output)
 
 
-def _promoted(cls: Any, kwargs: dict, jvps: list, tangents: list) -> list:
+def _promoted(cls: Any, args: tuple, kwargs: dict, jvps: list, tangents: list) -> list:
     """The op's tangents in the dtype torch's formulas give them: computed from the input
     tangents with the primals, they take the tangents' dtypes promoted with the output's (a
     float64 tangent of a float32 primal stays float64 through ``sin``, ``*``, ``sum``); a
@@ -393,11 +393,20 @@ def _promoted(cls: Any, kwargs: dict, jvps: list, tangents: list) -> list:
         return [tangents[1].broadcast_to(jvps[0].shape).clone()]
     if kwargs.get("dtype") is not None and not getattr(cls, "tangent_promoted", False):
         return [None if jvp is None else jvp.to(kwargs["dtype"]) for jvp in jvps]
+    if _has_dims(args):  # torch's formulas promote as result_type: beside an operand with
+        given = [t.dtype for t in tangents if t is not None and t.dim()]  # dims, a 0-d
+        # tangent yields (its dtype as float as theirs)
     promoted = []
     for jvp in jvps:
         dtype = None if jvp is None else functools.reduce(promote_types, given, jvp.dtype)
         promoted.append(jvp if dtype is None or dtype is jvp.dtype else jvp.to(dtype))
     return promoted
+
+
+def _has_dims(args: tuple) -> bool:
+    """Whether an op's operands (alone or in a list) hold a tensor with dims."""
+    return any(isinstance(a, T.Tensor) and a.dim() for arg in args
+               for a in (arg if isinstance(arg, (list, tuple)) else (arg,)))
 
 
 def _wrapped_float_tangent(cls: Any, args: tuple, kwargs: dict, tangents: list
