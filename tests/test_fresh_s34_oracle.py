@@ -161,3 +161,26 @@ def test_a_0d_double_tangent_yields_to_an_operand_with_dims_as_torch(op: str) ->
         f = lambda x: eval(op, {"s": x.sum(), "w": w, "L": L})  # noqa: E731
         return L.func.jvp(f, (L.ones(2),), (L.ones(2),))
     assert_as_torch(fn, assert_same)
+
+
+ACTIVATIONS = ["relu", "relu6", "elu", "selu", "celu", "gelu", "silu", "mish", "softplus",
+               "softsign", "tanhshrink", "hardtanh", "hardswish", "hardsigmoid", "leaky_relu",
+               "logsigmoid", "sigmoid", "tanh", "hardshrink", "softshrink", "elu_", "celu_",
+               "selu_", "relu_", "leaky_relu_", "hardtanh_"]
+
+
+@pytest.mark.parametrize("name", ACTIVATIONS)
+@pytest.mark.parametrize("transform", ["jacfwd", "dual"])
+def test_an_activation_has_torchs_forward_derivative(name: str, transform: str) -> None:
+    """Autograd fuzz: ``jacfwd`` of ``F.hardsigmoid`` raised "derivative for
+    aten::hardsigmoid_backward is not implemented": torch's forward formula is the backward
+    kernel on the tangent, not a double backward (which torch has not)."""
+    def fn(L: Any) -> Any:
+        x = L.tensor([[0.3, -1.2, 2.5], [-0.7, 0.1, 4.0]], dtype=L.float64)
+        f = getattr(L.nn.functional, name)
+        if transform == "jacfwd":
+            return L.func.jacfwd(lambda x: f(x * 1).sum())(x)
+        fa = L.autograd.forward_ad
+        with fa.dual_level():
+            return tuple(fa.unpack_dual(f(fa.make_dual(x.clone(), L.ones_like(x) * 2))))
+    assert_as_torch(fn, assert_same)

@@ -114,6 +114,12 @@ class Hardsigmoid(_Activation):
     def gradient(g: Tensor, x: Tensor) -> Tensor:
         return HardsigmoidBackward.on(g, x)
 
+    @staticmethod
+    def tangent_formula(x: Tensor, t: Tensor, result: Tensor, dual: bool) -> Tensor:
+        """Forward AD: torch's ``hardsigmoid_backward(self_t, self_p)`` (the backward has no
+        derivative of its own, so the tangent is not a double backward's)."""
+        return HardsigmoidBackward.on(t, x)
+
 
 _ONE_SIXTH = struct.unpack("f", struct.pack("f", 1 / 6))[0]  # torch's 1.0f / 6.0f, any dtype
 
