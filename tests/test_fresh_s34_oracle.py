@@ -184,3 +184,26 @@ def test_an_activation_has_torchs_forward_derivative(name: str, transform: str) 
         with fa.dual_level():
             return tuple(fa.unpack_dual(f(fa.make_dual(x.clone(), L.ones_like(x) * 2))))
     assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize(("base", "exponent"), [
+    ("L.tensor(2.0, dtype=L.float16)", "L.tensor(-2.75, requires_grad=True)"),
+    ("L.tensor([2.0, 3.], dtype=L.float16, requires_grad=True)",
+     "L.tensor([-2.75, 1.3], requires_grad=True)"),
+    ("L.tensor([2.0, 3.], dtype=L.float16)", "L.tensor(1.3, dtype=L.float64, requires_grad=True)"),
+    ("L.tensor([0., 0., 2.], requires_grad=True)", "L.tensor([0., 1.3, -1.], requires_grad=True)"),
+    ("L.tensor([2, 3])", "L.tensor([-2.75, 1.3], requires_grad=True)")])
+@pytest.mark.parametrize("order", [1, 2])
+def test_the_exponents_gradient_takes_the_log_in_the_result_type_as_torch(
+        base: str, exponent: str, order: int) -> None:
+    """Math fuzz: ``pow(half 2., float b)``'s gradient for ``b`` took the half base's log in
+    half (0.1031 for torch's 0.1030); torch's ``pow_backward_exponent`` promotes the base
+    first, and multiplies the gradient by the ``where`` (its double backward's node)."""
+    def fn(L: Any) -> Any:
+        a, b = eval(base, {"L": L}), eval(exponent, {"L": L})
+        grads = L.autograd.grad(L.pow(a, b).sum(), b, create_graph=order == 2)
+        if order == 2:
+            grads[0].sum().backward()
+        named = grads[0].grad_fn.name() if grads[0].grad_fn else None
+        return grads, None if a.grad is None else a.grad.float(), named
+    assert_as_torch(fn, assert_same)

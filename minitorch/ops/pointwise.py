@@ -575,7 +575,9 @@ class PowTensorExponent(Op):
         gb = None
         if ctx.needs_input_grad[1]:
             zero_base = (a == 0) & (b >= 0)
-            gb = _reduce(where(zero_base, 0.0, g * out * a.log()), _meta(b))
+            base = a if a.dtype is out.dtype else a.to(out.dtype)  # torch's log of the base in
+            gb = _reduce(g * where(zero_base, 0.0, out * base.log()), _meta(b))  # the result
+            # type (a half base's log is not rounded to half)
         return ga, gb
 
 
