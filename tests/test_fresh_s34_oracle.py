@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 from tests.oracle import assert_as_torch, assert_exact, assert_same
@@ -206,4 +207,23 @@ def test_the_exponents_gradient_takes_the_log_in_the_result_type_as_torch(
             grads[0].sum().backward()
         named = grads[0].grad_fn.name() if grads[0].grad_fn else None
         return grads, None if a.grad is None else a.grad.float(), named
+    assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize(("a_shape", "b_shape"), [((5, 3), (5, 2)), ((2, 5, 3), (2, 5, 2)),
+                                                  ((5, 3), (5,)), ((2, 5, 3), (5, 2)),
+                                                  ((3, 5), (3, 2)), ((4, 3), (4, 1))])
+@pytest.mark.parametrize("driver", ["gelsd", "gels", "gelss", "gelsy"])
+def test_lstsq_residuals_are_differentiable_as_torch(a_shape: tuple, b_shape: tuple,
+                                                     driver: str) -> None:
+    """Math fuzz: ``lstsq(a, b).residuals`` did not require grad where ``a`` did; torch's
+    residuals are differentiable (each column's squared error: ``2 (A X - B)`` at the
+    optimum), its rank and singular values are not."""
+    def fn(L: Any) -> Any:
+        rng = np.random.RandomState(0)
+        a = L.tensor(rng.randn(*a_shape), requires_grad=True)
+        b = L.tensor(rng.randn(*b_shape), requires_grad=True)
+        r = L.linalg.lstsq(a, b, driver=driver)
+        (r.residuals.sum() * 2 + r.solution.sum()).backward()
+        return r.residuals, r.singular_values.requires_grad, a.grad, b.grad
     assert_as_torch(fn, assert_same)

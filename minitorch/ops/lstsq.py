@@ -66,23 +66,29 @@ class Lstsq(Op):
             ranks = xp.zeros((0,), dtype=xp.int64)
         outputs = (wrap(solution[..., 0] if vector else solution), wrap(residuals),
                    wrap(ranks), wrap(values))
-        ctx.mark_non_differentiable(*outputs[1:])
-        ctx.save_for_backward(a, b)
+        ctx.mark_non_differentiable(*outputs[2:])  # (the residuals have a gradient)
+        ctx.save_for_backward(a, b, outputs[0])
         ctx.vector = vector
         return outputs
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor, *_: Any) -> tuple:
-        a, b = ctx.saved_tensors
+    def backward(ctx: Any, g: Tensor, g_residuals: Tensor, *_: Any) -> tuple:
+        a, b, solution = ctx.saved_tensors
         gx = g[..., None] if ctx.vector else g
         right = b[..., None] if ctx.vector else b
         pinv = linalg_pinv(a)
         ga = gb = None
         if ctx.needs_input_grad[0]:
-            ga = sum_to(pinv_backward(gx @ right.mT, pinv, a), tuple(a.shape))
+            ga = pinv_backward(gx @ right.mT, pinv, a)
         if ctx.needs_input_grad[1]:
             gb = pinv.mT @ gx
-            gb = sum_to(gb[..., 0] if ctx.vector else gb, tuple(b.shape))
+        if g_residuals is not None and g_residuals.numel():  # each column's squared error:
+            x = solution[..., None] if ctx.vector else solution  # 2 (A X - B) at the optimum
+            scaled = 2 * (a @ x - right) * g_residuals.unsqueeze(-2)
+            ga = None if ga is None else ga + scaled @ x.mT
+            gb = None if gb is None else gb - scaled
+        ga = None if ga is None else sum_to(ga, tuple(a.shape))
+        gb = None if gb is None else sum_to(gb[..., 0] if ctx.vector else gb, tuple(b.shape))
         return ga, gb
 
 
