@@ -5,6 +5,7 @@ result."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -227,3 +228,24 @@ def test_lstsq_residuals_are_differentiable_as_torch(a_shape: tuple, b_shape: tu
         (r.residuals.sum() * 2 + r.solution.sum()).backward()
         return r.residuals, r.singular_values.requires_grad, a.grad, b.grad
     assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize("call", [
+    "L.clamp(L.tensor([8, 1], dtype=L.uint8), L.tensor([5, -3]), out=L.zeros(2))",
+    "L.clamp_min(L.tensor([4, -4], dtype=L.int8), L.tensor([-3.25, 2.75], dtype=L.float64), "
+    "out=L.zeros(2, dtype=L.int32))",
+    "L.clamp_max(L.tensor(-2.0), L.tensor(0.25), out=L.tensor(1, dtype=L.uint8))",
+    "L.clamp_max(L.ones(2, dtype=L.float64), L.tensor(-math.inf), out=L.zeros(2))",
+    "L.clamp_min(L.ones(2), L.tensor([3, -128], dtype=L.int8), out=L.zeros(2, dtype=L.float64))",
+    "L.clamp(L.tensor([False, True]), L.tensor([1.5, -2.75]), "
+    "L.tensor([-1.5], dtype=L.float64, requires_grad=True), out=L.zeros(2, dtype=L.float64))",
+    "L.clamp(L.ones(2), L.zeros(2), out=L.zeros(2, dtype=L.int64))",
+    "L.clamp(L.ones(2, dtype=L.int64), 0.5, out=L.zeros(2, dtype=L.int64))",
+    "L.clip(L.ones(2, dtype=L.int64), max=L.tensor([0.5, 3]), out=L.zeros(2, dtype=L.int64))",
+    "L.clamp(L.ones(2), L.ones(2), 3, out=L.zeros(2))",
+    "L.clamp(L.ones(2, dtype=L.int32), L.ones(2, dtype=L.int64), out=L.zeros(2, dtype=L.int8))"])
+def test_clamp_by_tensors_writes_out_as_a_tensor_iterator_as_torch(call: str) -> None:
+    """Math fuzz: ``clamp(uint8, int64 tensor, out=float32)`` was refused by the parser
+    ("min must be Number"), and clamp_min/clamp_max by tensors asked for out's exact dtype;
+    torch's clamp by tensors promotes its operands and casts into out where it can."""
+    assert_as_torch(lambda L: eval(call, {"L": L, "math": math}), assert_same)

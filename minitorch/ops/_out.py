@@ -634,6 +634,7 @@ def _write(result: Tensor, out: Tensor, differentiable: bool = True,
 # kernels check, where not listed
 _EXACT = (False, "Expected out tensor to have dtype {cr}, but got {co} instead", RuntimeError)
 _CAST = (True, "result type {r} can't be cast to the desired output type {o}", RuntimeError)
+_CLAMPS = ("clamp", "clip", "clamp_min", "clamp_max")
 _OUT_DTYPES = {
     **dict.fromkeys(("addcdiv", "addcmul", "diff", "ger", "kron", "logaddexp", "logaddexp2",
                      "outer", "threshold"), _CAST),
@@ -652,6 +653,7 @@ _OUT_DTYPES = {
     **dict.fromkeys(("quantile", "nanquantile"),
                     (False, "quantile() out tensor must be same dtype as the input tensor",
                      RuntimeError)),
+    "clamp_tensor": _CAST,
     **dict.fromkeys(("clamp_max", "clamp_min", "hardshrink", "clamp", "clip", "gelu",
                      "softplus", "softshrink"),
                     (False, "Found dtype {o} but expected {r}", RuntimeError)),
@@ -1053,6 +1055,8 @@ def _overload_of(name: str, kind: str, args: tuple, kwargs: dict) -> tuple:
     (which autograd's refusal names) and the key of its kernel's dtype check
     (:data:`_OUT_DTYPES`): max's and min's take a Tensor without ``dim`` (their reduction's,
     or with another tensor, maximum's), a tuple with it."""
+    if name in _CLAMPS and any(isinstance(b, Tensor) for b in (*args[1:], *kwargs.values())):
+        return kind, _RUNS.get(name, name), "clamp_tensor"  # (a TensorIterator's cast check)
     if kind != "extremum":
         return kind, _RUNS.get(name, name), name
     if "dim" in kwargs:  # (a tensor by keyword is an index: the dim overload's)

@@ -1492,7 +1492,7 @@ CLAMP_SIGNATURES = {
 @_call_form.function
 @_call_form.overloads(*CLAMP_SIGNATURES["clamp"])
 @_args.tensors("clamp", input="input")
-def clamp(input: Tensor, min: Number | None = None, max: Number | None = None) -> Tensor:
+def clamp(input: Tensor, min: Any = None, max: Any = None) -> Tensor:
     """Limit values to ``[min, max]``; the gradient passes where the input is inside.
 
     >>> minitorch.clamp(minitorch.tensor([-1., 0.5, 2.]), 0, 1)
