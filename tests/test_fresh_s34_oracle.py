@@ -249,3 +249,24 @@ def test_clamp_by_tensors_writes_out_as_a_tensor_iterator_as_torch(call: str) ->
     ("min must be Number"), and clamp_min/clamp_max by tensors asked for out's exact dtype;
     torch's clamp by tensors promotes its operands and casts into out where it can."""
     assert_as_torch(lambda L: eval(call, {"L": L, "math": math}), assert_same)
+
+
+@pytest.mark.parametrize("call", [
+    "L.nansum(L.tensor([1., math.nan]), out=L.zeros(()))",
+    "L.nansum(L.tensor(-1.25), out=L.tensor(False))",
+    "L.nansum(L.tensor([[2, 6], [4, 1]]), out=L.tensor(-0.5, dtype=L.float64))",
+    "L.nansum(L.ones(2, 3, requires_grad=True), out=L.zeros(()))",
+    "L.nansum(L.ones(2, 3), out=L.zeros(3))",
+    "L.nansum(L.ones(2, 3), out=L.zeros((), dtype=L.int64))",
+    "L.nansum(L.ones(2, 3), dtype=L.float64, out=L.zeros(()))",
+    "L.nansum(L.ones(2, 3), 1, dtype=L.float64, out=L.zeros(2))",
+    "L.nansum(L.ones(2, 3), dtype=L.int64, out=L.zeros((), dtype=L.int64))",
+    "L.nansum(L.ones(2, 3, dtype=L.int64), 1, dtype=L.float64, out=L.zeros(2, dtype=L.int64))",
+    "L.nansum(L.ones(2, 3), out=3)", "L.ones(2, 3).nansum(out=L.zeros(()))",
+    "L.sum(L.ones(2, 3), out=L.zeros(()))"])
+@pytest.mark.filterwarnings("ignore:An output with one or more elements was resized")
+def test_nansum_of_every_element_takes_out_as_torch(call: str) -> None:
+    """Math fuzz: ``nansum(x, out=o)`` without a dim said nansum takes no ``out``: torch's
+    one nansum overload has an optional dim and takes it (sum's dim-less one does not); a
+    floating input's kernel names its own dtype mismatch."""
+    assert_as_torch(lambda L: eval(call, {"L": L, "math": math}), assert_same)

@@ -472,7 +472,7 @@ REDUCING_WITH_OUT = {"sum": "dtype", "prod": "dtype", "nansum": "dtype", "cumsum
 def reducing_with_out(fn: Callable, name: str) -> Callable:
     """``fn`` (a reduction over ``dim``) taking torch's ``out=``, whose dtype it reduces in,
     must match, or receives a cast, as :data:`REDUCING_WITH_OUT` says; without ``dim`` its
-    overloads take no ``out`` (``fn``'s parser refuses it).
+    overloads take no ``out`` (``fn``'s parser refuses it), but nansum's one overload does.
 
     >>> o = minitorch.empty(2, dtype=minitorch.int64)
     >>> minitorch.sum(minitorch.full((3, 2), 2.7), 0, out=o) is o, o
@@ -486,7 +486,8 @@ dtype and Long for out's dtype.
 
     @functools.wraps(fn)
     def reduced(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
-        if out is None or (len(args) < 2 and "dim" not in kwargs and kind == "dtype"):
+        if out is None or (len(args) < 2 and "dim" not in kwargs and kind == "dtype"
+                           and name != "nansum"):  # (its one overload: dim optional)
             return fn(*args, **({} if out is None else {"out": out}), **kwargs)
         if typed := _call_form.parameter_types(fn, name, args, kwargs):
             raise TypeError(typed)  # torch's parser reads out, keyword-only, last
@@ -539,10 +540,14 @@ def _mean_dtype(input: Any, out: Tensor, kwargs: dict, every: bool) -> dict:
 def _out_dtype(name: str, input: Tensor, out: Tensor, kwargs: dict) -> dict:
     """The keywords of a reduction that reduces in out's dtype: ``dtype=`` must name it."""
     dtype = kwargs.get("dtype")
+    nan_kernel = name == "nansum" and input.dtype.is_floating_point  # (else sum's)
+    if dtype is not None and dtype is not out.dtype and nan_kernel:
+        raise RuntimeError(f"nansum: provided dtype must match dtype of result. Got "
+                           f"{_args.legacy(out.dtype)} and {_args.legacy(dtype)}.")
     if dtype is not None and dtype is not out.dtype:
         raise RuntimeError(f"Expected out tensor to have dtype {_args.c_name(dtype)}, but got "
                            f"{_args.c_name(out.dtype)} instead")
-    if name == "nansum" and input.dtype.is_floating_point and not out.dtype.is_floating_point:
+    if nan_kernel and dtype is None and not out.dtype.is_floating_point:
         raise _args.not_implemented("nansum_cpu", out.dtype)
     return {**kwargs, "dtype": out.dtype}
 
