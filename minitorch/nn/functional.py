@@ -62,7 +62,15 @@ from ..ops.embedding_bag import embedding_bag
 from ..ops.hardshrink import hardshrink, softshrink
 from ..ops.kl_div import kl_div
 from ..ops.linalg import addmm
-from ..ops.normalize import layer_norm, normalize, rms_norm
+from ..ops.normalize import (
+    check_mixed_dtype,
+    layer_norm,
+    mixed_mode,
+    normalize,
+    opmath_array,
+    opmath_tensors,
+    rms_norm,
+)
 from ..ops.pad import pad
 from ..ops.pixel_shuffle import pixel_shuffle, pixel_unshuffle
 from ..ops.pointwise import DivScalar
@@ -924,15 +932,17 @@ class NativeBatchNorm(Op):
         xp = x._xp
         ctx.flat = all(t is None or t.dim() == 1 for t in (weight, bias))
         ctx.bias_shape = None if bias is None else bias.shape
+        ctx.mixed = mixed_mode(x, weight, bias, running_mean, running_var)
+        data = opmath_array(ctx.mixed, x._data)
         w, b = (None if t is None else xp.reshape(t._data, (-1,)) for t in (weight, bias))
         kernel = x.numel() > 0 and bn_order.applies(
-            x._data, w, b, *(None if t is None else t._data for t in (running_mean, running_var)))
+            data, w, b, *(None if t is None else t._data for t in (running_mean, running_var)))
         run = _torch_batch_norm if kernel else _plain_batch_norm
-        out, mean, invstd = run(x._data, w, b, running_mean, running_var, training, momentum, eps)
+        out, mean, invstd = run(data, w, b, running_mean, running_var, training, momentum, eps)
         ctx.kernel_stats = (mean, invstd, training) if kernel else None
         ctx.fixed_stats = None if training else (wrap(xp.reshape(mean, ctx.stat_shape)),
                                                  wrap(xp.reshape(invstd, ctx.stat_shape)))
-        return wrap(out)
+        return wrap(xp.astype(out, x._data.dtype, copy=False))
 
     @staticmethod
     def backward_arrays(ctx: Any, g: Any) -> Any:
@@ -941,9 +951,10 @@ class NativeBatchNorm(Op):
         if ctx.kernel_stats is None or not like(g, x._data) or not ctx.flat:
             return NotImplemented
         mean, invstd, training = ctx.kernel_stats
-        return bn_order.backward(g, x._data, mean, invstd,
-                                 None if weight is None else weight._data, training,
-                                 ctx.needs_input_grad)
+        grads = bn_order.backward(opmath_array(ctx.mixed, g), opmath_array(ctx.mixed, x._data),
+                                  mean, invstd, None if weight is None else weight._data,
+                                  training, ctx.needs_input_grad)
+        return (None if grads[0] is None else grads[0].astype(g.dtype, copy=False), *grads[1:])
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -951,7 +962,8 @@ class NativeBatchNorm(Op):
         if weight is not None and weight.dim() != 1:  # torch's kernel reads a 1-d weight (its
             # other kernel, for some gradients' layouts, refuses the flat gradient instead)
             raise RuntimeError(f"TensorAccessor expected 1 dims but tensor has {weight.dim()}")
-        dims = ctx.dims
+        dims, dtype = ctx.dims, g.dtype
+        x, g = opmath_tensors(ctx.mixed, x, g)
         if ctx.fixed_stats is None:  # batch statistics: functions of x
             centred = x - x.mean(dims, keepdim=True)
             invstd = ((centred * centred).mean(dims, keepdim=True) + ctx.eps) ** -0.5
@@ -967,7 +979,7 @@ class NativeBatchNorm(Op):
             scale = invstd if weight is None else invstd * weight.reshape(ctx.stat_shape)
             if ctx.fixed_stats is None:  # through the mean and variance as well
                 g = g - (g_sum + xhat * g_xhat) / ctx.count
-            grad_x = g * scale
+            grad_x = (g * scale).to(dtype)
         grad_b = g_sum.reshape(-1) if need_b else None
         if grad_b is not None and grad_b.shape != ctx.bias_shape:
             raise RuntimeError("Function NativeBatchNormBackward0 returned an invalid gradient "
@@ -1208,11 +1220,8 @@ def _check_batch_norm_dtypes(input: Tensor, params: tuple, training: bool) -> No
     running mean and var) whose first has the input's dtype and the others too, or (torch's
     mixed mode, for half inputs only) all float32."""
     floating_kernel("batch_norm", input.dtype, suffix="")
-    given = [p.dtype for p in params if p is not None]
-    if given and given[0] is not input.dtype:
-        if any(d.name != "float32" for d in given):
-            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
-        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    if check_mixed_dtype(input, *params):
+        return
     weight, bias, mean, var = params  # training reads the running stats first
     order = (mean, var, weight, bias) if training else params
     for p in order:

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from ._batch_norm_order import AVX2, _per_thread
-from ._cascade_sum import _in_order
+from ._cascade_sum import _in_order, _thread_ranges, get_num_threads
 from ._fused import multiply_add
 from ._softmax_order import lane_dot, lane_sum
 
@@ -118,10 +118,13 @@ def forward(x: np.ndarray, weight: np.ndarray | None, bias: np.ndarray | None,
 
 
 def backward(g: np.ndarray, x: np.ndarray, mean: np.ndarray, rstd: np.ndarray,
-             weight: np.ndarray | None, k: int,
-             need: tuple[bool, bool, bool]) -> tuple[Any, Any, Any]:
+             weight: np.ndarray | None, k: int, need: tuple[bool, bool, bool],
+             mixed: bool = False) -> tuple[Any, Any, Any]:
     """``(grad_input, grad_weight, grad_bias)`` as torch's layer norm backward kernel, from
-    the forward's ``mean`` and ``rstd`` (one per row); ``None`` for what ``need`` does not ask."""
+    the forward's ``mean`` and ``rstd`` (one per row); ``None`` for what ``need`` does not ask.
+    ``mixed``: a half input's arrays in float32 (torch's mixed mode), whose kernel sums the
+    weight's and bias's gradients in half buffers (:func:`_half_rows`)."""
+    rows_sum = _half_rows if mixed else lambda a, b=None: _in_order(np, _per_thread(a, b))
     dt = x.dtype.type
     n_values = int(np.prod(x.shape[x.ndim - k:], dtype=np.int64))
     rows, dy = x.reshape(-1, n_values), g.reshape(-1, n_values)
@@ -132,10 +135,23 @@ def backward(g: np.ndarray, x: np.ndarray, mean: np.ndarray, rstd: np.ndarray,
     if need_w:
         centred = multiply_add(np, np.broadcast_to(rstd[:, None], rows.shape), rows,
                                (-rstd * mean)[:, None])
-        grad_w = _in_order(np, _per_thread(dy, centred)).reshape(weight.shape)
+        grad_w = rows_sum(dy, centred).reshape(weight.shape)
     if need_b:
-        grad_b = _in_order(np, _per_thread(dy)).reshape(x.shape[x.ndim - k:])
+        grad_b = rows_sum(dy).reshape(x.shape[x.ndim - k:])
     return grad_x, grad_w, grad_b
+
+
+def _half_rows(a: np.ndarray, b: np.ndarray | None = None) -> np.ndarray:
+    """The sum of the rows of ``a`` (or of ``a * b``), float32 arrays, as torch's mixed-mode
+    kernel adds them: each thread's rows one after another into its own half buffer (each sum
+    rounded to half), then the threads' buffers in float32."""
+    terms = a if b is None else a * b
+    threads = get_num_threads()
+    buffer = np.zeros((threads, terms.shape[1]), np.float16)
+    for t, (begin, end) in enumerate(_thread_ranges(terms.shape[0], 1, threads)):
+        for row in terms[begin:end]:
+            buffer[t] = buffer[t] + row  # added in float32, stored in half
+    return _in_order(np, buffer.astype(np.float32))
 
 
 def _input_grad(dy: np.ndarray, rows: np.ndarray, mean: np.ndarray, a: np.ndarray,

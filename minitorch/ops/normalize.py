@@ -19,7 +19,7 @@ from typing import Any
 from .. import _args, _call_form
 from .._dtype import finfo, result_type
 from .._tensor import Tensor, broadcast_pair
-from ..backend import c_order
+from ..backend import c_order, namespace
 from . import _group_norm_order as group_norm_order
 from . import _layer_norm_order as ln_order
 from ._base import Op, kept, like, wrap
@@ -28,6 +28,28 @@ from .pointwise import Clamp, ClampTensor, clamp_result_type
 __all__ = ["ClampMax", "ClampMaxTensor", "ClampMin", "ClampMinTensor", "NativeGroupNorm",
            "NativeLayerNorm", "clamp_max", "clamp_max_", "clamp_min", "clamp_min_", "group_norm",
            "layer_norm", "normalize", "rms_norm"]
+
+
+def mixed_mode(x: Tensor, *params: Tensor | None) -> bool:
+    """Whether a normalization of ``x`` runs in torch's mixed mode (checked by
+    :func:`check_mixed_dtype`): a half input with float32 parameters, computed in float32.
+
+    >>> mixed_mode(minitorch.ones(2, dtype=minitorch.float16), None, minitorch.ones(2))
+    True
+    """
+    return x.dtype.name == "float16" and any(p is not None and p.dtype.name == "float32"
+                                             for p in params)
+
+
+def opmath_array(mixed: bool, data: Any) -> Any:
+    """``data`` as a mixed-mode kernel reads it: in float32 (else as it is)."""
+    return namespace(data).astype(data, namespace(data).float32) if mixed else data
+
+
+def opmath_tensors(mixed: bool, *tensors: Tensor) -> tuple[Tensor, ...]:
+    """The tensors a mixed-mode backward reads (saved input, incoming gradient) in float32,
+    so that it computes as torch's does and rounds once at the end."""
+    return tuple(t.float() for t in tensors) if mixed else tensors
 
 
 def _opmath(xp: Any, data: Any) -> Any:
@@ -50,12 +72,15 @@ class NativeLayerNorm(Op):
         for d in ctx.dims:
             ctx.count *= x.shape[d]
         ctx.save_for_backward(x, weight)
+        ctx.mixed = mixed_mode(x, weight, bias)
         data = x._data
-        arrays = (data, *(None if t is None else t._data for t in (weight, bias)))
+        arrays = (opmath_array(ctx.mixed, data),
+                  *(None if t is None else t._data for t in (weight, bias)))
         ctx.kernel_stats = None
         if data.size and ln_order.applies(*arrays):
             out, *ctx.kernel_stats = ln_order.forward(*arrays, k, eps)
-            return wrap(c_order(out))  # torch's kernel writes a contiguous result
+            # torch's kernel writes a contiguous result
+            return wrap(c_order(xp.astype(out, data.dtype, copy=False)))
         wide = xp.astype(data, xp.float64)  # the statistics in double, rounded once
         mean = xp.mean(wide, axis=ctx.dims, keepdims=True)
         rstd = 1 / xp.sqrt(xp.mean((wide - mean) ** 2, axis=ctx.dims, keepdims=True) + eps)
@@ -70,16 +95,21 @@ class NativeLayerNorm(Op):
     def backward_arrays(ctx: Any, g: Any) -> Any:
         """torch's kernel (:mod:`._layer_norm_order`) where the forward ran it."""
         x, weight = ctx.saved_tensors
+        _check_mixed_bias_only(ctx, weight, "expected scalar type Half but found Float")
         if ctx.kernel_stats is None or not like(g, x._data):
             return NotImplemented
         mean, rstd = ctx.kernel_stats
-        return ln_order.backward(g, x._data, mean, rstd, None if weight is None else
-                                 weight._data, len(ctx.dims), ctx.needs_input_grad)
+        grads = ln_order.backward(opmath_array(ctx.mixed, g), opmath_array(ctx.mixed, x._data),
+                                  mean, rstd, None if weight is None else weight._data,
+                                  len(ctx.dims), ctx.needs_input_grad, ctx.mixed)
+        return (None if grads[0] is None else grads[0].astype(g.dtype, copy=False), *grads[1:])
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, weight = ctx.saved_tensors
-        dims = ctx.dims
+        _check_mixed_bias_only(ctx, weight, "expected scalar type Half but found Float")
+        dims, dtype = ctx.dims, g.dtype
+        x, g = opmath_tensors(ctx.mixed, x, g)
         centred = x - x.mean(dims, keepdim=True)
         rstd = ((centred * centred).mean(dims, keepdim=True) + ctx.eps) ** -0.5
         xhat = centred * rstd
@@ -88,10 +118,21 @@ class NativeLayerNorm(Op):
         grad_x = None
         if need_x:
             gw = g if weight is None else g * weight
-            grad_x = _through_normalisation(gw, xhat, rstd, dims)
+            grad_x = _through_normalisation(gw, xhat, rstd, dims).to(dtype)
         grad_w = (g * xhat).sum(batch) if need_w and batch else g * xhat if need_w else None
         grad_b = g.sum(batch) if need_b and batch else g if need_b else None
         return grad_x, grad_w, grad_b
+
+
+_NO_DEVICE = "tensor does not have a device"  # group norm's: an undefined weight read
+
+
+def _check_mixed_bias_only(ctx: Any, weight: Tensor | None, message: str) -> None:
+    """torch's mixed-mode backward kernels take their parameters' dtype from the weight: with
+    none (a float32 bias alone) they fail, layer norm's always, group norm's where the bias
+    needs a gradient."""
+    if ctx.mixed and weight is None and (message != _NO_DEVICE or ctx.needs_input_grad[2]):
+        raise RuntimeError(message)
 
 
 def _through_normalisation(g: Tensor, xhat: Tensor, rstd: Tensor, dims: tuple) -> Tensor:
@@ -118,6 +159,7 @@ class NativeGroupNorm(Op):
         ctx.group, ctx.eps = group, eps
         ctx.N, ctx.C, ctx.HxW = n, c, math.prod(data.shape[2:])
         ctx.save_for_backward(x, weight)
+        ctx.mixed = mixed_mode(x, weight, bias)
         arrays = (data, *(p._data for p in (weight, bias) if p is not None))
         ctx.kernel = bool(data.size) and ln_order.applies(*arrays)
         if ctx.kernel:  # torch's CPU kernel, bit for bit
@@ -140,6 +182,7 @@ class NativeGroupNorm(Op):
     def backward_arrays(ctx: Any, g: Any) -> Any:
         """torch's float32 kernel (:mod:`._group_norm_order`) where the forward ran it."""
         x, weight = ctx.saved_tensors
+        _check_mixed_bias_only(ctx, weight, _NO_DEVICE)
         if not ctx.kernel or x.dtype.name != "float32" or not like(g, x._data):
             return NotImplemented
         return group_norm_order.backward(g, x._data, None if weight is None else weight._data,
@@ -148,6 +191,9 @@ class NativeGroupNorm(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, weight = ctx.saved_tensors
+        _check_mixed_bias_only(ctx, weight, _NO_DEVICE)
+        dtype = g.dtype
+        x, g = opmath_tensors(ctx.mixed, x, g)
         shape, channel = tuple(x.shape), (ctx.C,) + (1,) * (x.dim() - 2)
         grouped = x.reshape(ctx.N, ctx.group, ctx.C // ctx.group * ctx.HxW)
         centred = grouped - grouped.mean(-1, keepdim=True)
@@ -159,7 +205,7 @@ class NativeGroupNorm(Op):
         if need_x:
             gw = (g if weight is None else g * weight.reshape(channel)).reshape(grouped.shape)
             xg = xhat.reshape(grouped.shape)
-            grad_x = _through_normalisation(gw, xg, rstd, (-1,)).reshape(shape)
+            grad_x = _through_normalisation(gw, xg, rstd, (-1,)).reshape(shape).to(dtype)
         grad_w = (g * xhat).sum(others) if need_w else None
         grad_b = g.sum(others) if need_b else None
         return grad_x, grad_w, grad_b
@@ -194,7 +240,7 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number "
                                f"of channels in input, but got {name} of shape {shown} and "
                                f"input of shape {list(input.shape)}")
-    mixed = _check_mixed_dtype(input, weight, bias)
+    mixed = check_mixed_dtype(input, weight, bias)
     if not input.dtype.is_floating_point:
         raise _args.not_implemented("GroupNormKernelImpl", input.dtype)
     if bias is not None and not mixed:  # the kernel reads it as the input's type
@@ -205,17 +251,21 @@ def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,
 def _check_layer_norm(input: Tensor, shape: tuple, weight: Any, bias: Any) -> None:
     """torch's checks in its order: the parameters' dtype against the input's, then the
     last dims of ``input`` are ``shape`` and so are the parameters', then a floating kernel."""
-    mixed = _check_mixed_dtype(input, weight, bias)
+    mixed = check_mixed_dtype(input, weight, bias)
     _check_normalized(input, shape, {"weight": weight, "bias": bias}, "*, ",
                       "LayerNormKernelImpl")
     if bias is not None and not mixed:
         _args.scalar_type(input.dtype, bias.dtype)
 
 
-def _check_mixed_dtype(input: Tensor, *params: Any) -> bool:
+def check_mixed_dtype(input: Tensor, *params: Any) -> bool:
     """torch's mixed-dtype check, when the first parameter given has not the input's dtype:
     then all must be float32 (else "expect ... Float"), and the input half (its mixed mode,
-    whether this returns True; else all must share one dtype)."""
+    whether this returns True; else all must share one dtype).
+
+    >>> check_mixed_dtype(minitorch.ones(2, dtype=minitorch.float16), minitorch.ones(2))
+    True
+    """
     given = [p.dtype for p in params if p is not None]
     if not given or given[0] is input.dtype:
         return False
