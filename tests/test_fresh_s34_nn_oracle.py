@@ -177,3 +177,26 @@ def test_row_norms_with_a_float32_bias_alone_fail_backward_as_torch(
         out.sum().backward()
         return out
     assert_as_torch(fn, assert_close)
+
+
+@pytest.mark.parametrize("indices", [[0, 2, 4], [-1, 0, 5], [-5, 0, 1], [3, -1, 7, -9],
+                                     [[2, 9], [2, 1]], [1, -1, 3, 6], [4], [-4, 3, 4]])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+@pytest.mark.parametrize("bag", [False, True])
+def test_embedding_renorms_the_rows_before_an_index_out_of_range_as_torch(
+        indices: list, dtype: str, bag: bool) -> None:
+    """torch renorms the rows an embedding (or embedding_bag) names in ascending order, each
+    selected on its own: those before the first index out of range are renormed (in place)
+    before it is refused; minitorch refused first and left the weight as it was."""
+    def fn(L: Any) -> Any:
+        weight = L.arange(1, 9, dtype=getattr(L, dtype)).reshape(4, 2)
+        idx = L.tensor(indices)
+        try:
+            if bag:
+                L.nn.functional.embedding_bag(idx.reshape(1, -1), weight, max_norm=0.5)
+            else:
+                L.nn.functional.embedding(idx, weight, max_norm=0.5)
+        except (IndexError, RuntimeError) as error:
+            return str(error), weight
+        return "", weight
+    assert_as_torch(fn, assert_same)

@@ -81,7 +81,8 @@ def _check_indices(fn: str, indices: Tensor, argument: int) -> None:
 def renorm_(weight: Any, indices: Any, max_norm: Any, norm_type: Any) -> None:
     """torch's ``embedding_renorm_``: rows of ``weight`` that ``indices`` name and whose
     ``norm_type``-norm exceeds ``max_norm`` are scaled back to it, in place, unrecorded;
-    its arguments checked as torch checks them, rows selected in ascending order."""
+    its arguments checked as torch checks them, rows selected in ascending order: those before
+    the first index out of range are renormed before it is refused."""
     fn = "embedding_renorm_"
     _args.tensor_args(fn, (weight, "self", 1), (indices, "indices", 2))
     max_norm, norm_type = _args.reals(fn, (max_norm, "max_norm", 3), (norm_type, "norm_type", 4))
@@ -91,16 +92,20 @@ def renorm_(weight: Any, indices: Any, max_norm: Any, norm_type: Any) -> None:
     _check_indices(fn, indices, 2)
     xp, n = weight._xp, weight.shape[0]
     rows = xp.sort(xp.unique_values(xp.reshape(indices._data, (-1,))))  # torch's loop order
-    if not rows.shape[0]:
-        return
-    outside = rows[(rows < -n) | (rows >= n)]
-    if outside.shape[0]:
-        raise IndexError(f"select(): index {int(outside[0])} out of range for tensor of size "
+    # sorted, so the rows before the first out of range: none past a too negative first
+    valid = 0 if rows.shape[0] and bool(rows[0] < -n) else int(xp.sum(rows < n))
+    if valid:
+        _renorm_rows(weight, wrap(rows[:valid] % n), max_norm, norm_type)
+    if valid < rows.shape[0]:
+        raise IndexError(f"select(): index {int(rows[valid])} out of range for tensor of size "
                          f"{list(weight.shape)} at dimension 0")
+
+
+def _renorm_rows(weight: Any, rows: Tensor, max_norm: float, norm_type: float) -> None:
+    """The rows of ``weight`` whose norm exceeds ``max_norm`` scaled back to it, in place."""
     if not weight.dtype.is_floating_point:
         raise RuntimeError("norm(): input dtype should be either floating point or complex. "
                            f"Got {_args.legacy(weight.dtype)} instead.")
-    rows = wrap(rows % n)
     with grad_mode._recording(False):
         picked = weight.index_select(0, rows)
         norms = picked.norm(p=norm_type, dim=1, keepdim=True)
