@@ -200,3 +200,38 @@ def test_embedding_renorms_the_rows_before_an_index_out_of_range_as_torch(
             return str(error), weight
         return "", weight
     assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize("shapes", [((0,), (1, 1)), ((2,), (3,)), ((2,), (2,))])
+@pytest.mark.parametrize("input_dtype", ["float32", "bool"])
+@pytest.mark.parametrize("grad", [True, False])
+def test_soft_margin_loss_refuses_a_target_that_requires_grad_first_as_torch(
+        shapes: tuple, input_dtype: str, grad: bool) -> None:
+    """torch's autograd refuses a soft_margin_loss target that requires grad before its
+    kernel checks the shapes (or negates a bool input); minitorch checked those first."""
+    def fn(L: Any) -> Any:
+        target = L.ones(shapes[1], requires_grad=True)
+        with L.set_grad_enabled(grad):
+            return L.nn.functional.soft_margin_loss(
+                L.ones(shapes[0], dtype=getattr(L, input_dtype)), target)
+    assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.filterwarnings("ignore:There is a performance drop")
+@pytest.mark.parametrize("transform", ["jacfwd", "jacfwd(jacfwd)", "jacrev(jacfwd)"])
+@pytest.mark.parametrize("target", ["of x", "fixed", "only"])
+def test_soft_margin_loss_under_forward_ad_refuses_as_torch(transform: str,
+                                                            target: str) -> None:
+    """torch's forward formula of soft_margin_loss is its backward, which has no forward AD:
+    a target with a tangent, or operands dual at an outer level, fail there; minitorch
+    refused (or not) through the target's requires_grad, also under no_grad."""
+    def fn(L: Any) -> Any:
+        def loss(x: Any) -> Any:
+            if target == "only":
+                return L.nn.functional.soft_margin_loss(L.ones(6, dtype=x.dtype), x)
+            y = x.flip(0) * 0.7 + 0.3 if target == "of x" else L.ones(6, dtype=x.dtype)
+            return L.nn.functional.soft_margin_loss(x, y)
+        jac = {"jacfwd": L.func.jacfwd(loss), "jacfwd(jacfwd)": L.func.jacfwd(L.func.jacfwd(loss)),
+               "jacrev(jacfwd)": L.func.jacrev(L.func.jacfwd(loss))}[transform]
+        return jac(L.arange(6, dtype=L.float64) / 7)
+    assert_as_torch(fn, assert_same)

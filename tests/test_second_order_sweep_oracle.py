@@ -537,13 +537,6 @@ TORCH_REFUSES: dict[tuple[str, str], str] = {
 }
 
 
-# Where both refuse, in other words: minitorch refuses the target as in torch's other
-# transforms; torch's forward-over-forward fails first on soft_margin_loss_backward's jvp.
-OTHER_REFUSAL: dict[tuple[str, str], str] = {
-    ("SoftMarginLoss", "jacfwd(jacfwd)"): "target = f(x): torch refuses with another message",
-}
-
-
 def _projected(hess: np.ndarray, transform: str) -> np.ndarray:
     """The Hessian ``hess`` as ``transform`` gives it: on :data:`PLANE` for jacfwd(jacfwd)."""
     plane = np.asarray(PLANE)
@@ -591,8 +584,6 @@ def matches(op: str, transform: str, signs: bool = True) -> bool | str:
         raised_by(lambda L: _run(L, op, transform), torch)
     if want_error is not None:
         got_error = raised_by(lambda L: _run(L, op, transform), mt)
-        if got_error is not None and (op, transform) in OTHER_REFUSAL:
-            return True
         try:
             assert_same_error(got_error, want_error)
         except AssertionError as e:

@@ -303,6 +303,7 @@ def apply_op(cls: Any, args: tuple, kwargs: dict) -> Any:
     tangents = [tangent_of(a) for a in args]
     if any(t is not None for t in tangents):
         _check_formula(cls)
+        _check_formula_op(cls, args, tangents)
     with _outer():
         outputs = cls.apply(*args, **kwargs)
         if all(t is None for t in tangents):
@@ -325,13 +326,32 @@ def _check_formula(cls: Any) -> None:
     in-place form (:func:`inplace`) is refused under its own name, in torch's shorter words."""
     name = getattr(cls, "no_forward_ad", None)
     if name is not None:
-        ask = "." if _in_place[0] else \
-            " or submit a PR adding the implementation to derivatives.yaml"
-        raise NotImplementedError(
-            f"Trying to use forward AD with {name}{'_' * _in_place[0]} that does not support "
-            "it because it has not been implemented yet.\nPlease file an issue to PyTorch at "
-            "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so "
-            f"that we can prioritize its implementation{ask}")
+        raise _no_formula(name)
+
+
+def _no_formula(name: str) -> NotImplementedError:
+    ask = "." if _in_place[0] else " or submit a PR adding the implementation to derivatives.yaml"
+    return NotImplementedError(
+        f"Trying to use forward AD with {name}{'_' * _in_place[0]} that does not support "
+        "it because it has not been implemented yet.\nPlease file an issue to PyTorch at "
+        "https://github.com/pytorch/pytorch/issues/new?template=feature-request.yml so "
+        f"that we can prioritize its implementation{ask}")
+
+
+def _check_formula_op(cls: Any, args: tuple, tangents: list) -> None:
+    """Refuse, as torch does, an op whose forward formula calls an op of no forward AD of its
+    own (the class names it in ``formula_op``: soft_margin_loss's formula is its backward):
+    the formula runs where the first input has a tangent, and fails where an operand it is
+    given is itself dual: another input with a tangent of this level, or any operand (the
+    first tangent too) with a tangent of an outer level."""
+    name = getattr(cls, "formula_op", None)
+    if name is None or tangents[0] is None:
+        return
+    outer = levels[:-1]
+    if any(t is not None for t in tangents[1:]) or any(
+            level in getattr(a, "__dict__", {}).get("_fw_tangents", ())
+            for a in (*args, tangents[0]) for level in outer):
+        raise _no_formula(name)
 
 
 _in_place = [False]  # whether the op :func:`_check_formula` checks runs for an in-place form

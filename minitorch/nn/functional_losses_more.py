@@ -92,6 +92,7 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average: Any = None,
     """
     reduction = _check_reduction(reduction, size_average, reduce)
     _parsed_loss("soft_margin_loss", (input, "input"), (target, "target"))
+    not_differentiable("soft_margin_loss", target, "target")  # autograd's, before the kernel
     # torch's kernel computes in place in the input's dtype: -input, * target, exp, log1p
     if input.dtype is _dtype.bool:
         input.neg()  # torch's refusal of a bool's negation

@@ -214,13 +214,10 @@ class SoftMarginLoss(Op):
 
     node_name = "SoftMarginLossBackward0"
     _profile_name = "aten::soft_margin_loss"
+    formula_op = "soft_margin_loss_backward"  # torch's forward formula, no forward AD itself
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, t: Tensor, *, reduction: str) -> Tensor:
-        if t.requires_grad:
-            raise RuntimeError("The function 'soft_margin_loss' is not differentiable with "
-                               "respect to argument 'target'. This input cannot have "
-                               "requires_grad True.")
         # torch's kernel writes into a tensor of the input's shape: the target may not widen it
         check_output_shape(x.shape, broadcast_pair(x, t))
         ctx.save_for_backward(x, t)  # as given: torch's backward negates it (not a bool)
