@@ -537,9 +537,13 @@ _PARSER_TYPES.update({"Dims": _PARSER_TYPES["tuple of ints"],  # minitorch's nam
 NUMBERS_AS_TENSORS = frozenset({"add", "sub", "mul", "div", "true_divide", "floor_divide",
                                  "subtract", "multiply", "divide"})
 # the torch type of a parameter annotated ``Any`` by its name, where every op that has it
-# gives it that type (an op declares another by :func:`parser_types`)
+# gives it that type (an op declares another by :func:`parser_types`); a list of ints
+# ("Dims") may be None where it defaults to None
 _TYPES_BY_NAME = {"dtype": "torch.dtype | None", "keepdim": "bool",
-                  "generator": "torch.Generator | None", "tensors": "tuple of Tensors"}
+                  "generator": "torch.Generator | None", "tensors": "tuple of Tensors",
+                  **dict.fromkeys(("kernel_size", "stride", "padding", "dilation",
+                                   "output_padding", "output_size", "normalized_shape", "dims",
+                                   "split_sizes", "pad", "shape", "size"), "Dims")}
 
 
 def types_first(fn: Callable, name: str, args: tuple, kwargs: dict, method: bool

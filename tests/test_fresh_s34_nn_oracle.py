@@ -235,3 +235,31 @@ def test_soft_margin_loss_under_forward_ad_refuses_as_torch(transform: str,
                "jacrev(jacfwd)": L.func.jacrev(L.func.jacfwd(loss))}[transform]
         return jac(L.arange(6, dtype=L.float64) / 7)
     assert_as_torch(fn, assert_same)
+
+
+UNKNOWN_KEYWORD_CALLS = [
+    "F.conv_transpose1d(L.ones(1, 1, 3), L.ones(1, 1, 2), stride=False, pad=2)",
+    "F.conv_transpose2d(L.ones(1, 1, 3, 3), L.ones(1, 1, 2, 2), None, 'x', foo=1)",
+    "F.avg_pool1d(L.ones(1, 1, 3), 'k', foo=1)",
+    "F.avg_pool2d(L.ones(1, 3, 3), 2, 'x', foo=1)",
+    "F.avg_pool1d(L.ones(1, 1, 4), 2, None, foo=1)",
+    "F.adaptive_avg_pool1d(L.ones(1, 1, 3), 1.5, foo=1)",
+    "L.max_pool2d(L.ones(1, 3, 3), 2, 1, 'p', foo=1)",
+    "L.layer_norm(L.ones(2), 'k', foo=1)",
+    "L.rms_norm(L.ones(2), 'k', foo=1)",
+    "L.permute(L.ones(2), 'x', foo=1)",
+    "L.tile(L.ones(2), 1.5, foo=1)",
+    "L.reshape(L.ones(2), 'x', foo=1)",
+    "L.broadcast_to(L.ones(2), 'x', foo=1)",
+    "L.constant_pad_nd(L.ones(2), 'x', foo=1)",
+    "L.split_with_sizes(L.ones(2), 'x', foo=1)",
+    "L.tile(L.ones(2), (1,), foo=1)",
+]
+
+
+@pytest.mark.parametrize("call", UNKNOWN_KEYWORD_CALLS)
+def test_a_bad_type_is_refused_before_an_unknown_keyword_as_torch(call: str) -> None:
+    """torch's parser checks each argument's type as it binds it and looks for keywords left
+    over last; minitorch refused the unknown keyword first where its parameter was annotated
+    ``Any`` (a list of ints: kernel_size, stride, padding, dims, normalized_shape, ...)."""
+    assert_as_torch(lambda L: eval(call, {"L": L, "F": L.nn.functional}), assert_same)
