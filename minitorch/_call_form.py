@@ -187,10 +187,8 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
                                     method, parameters, getattr(fn, "torch_signatures", ()),
                                     keywords=given, positional=positional,
                                     hidden=hidden) or message
-            if _refused_by_binding(error, forwarders) and not method and \
-                    hasattr(fn, "python_dispatch"):
-                message = re.sub(r"^[\w.<>]+\(\)", f"{fn.python_dispatch(args, kwargs)}()",
-                                 message)  # Python's words, under the function torch runs
+            if _refused_by_binding(error, forwarders) and not method:
+                message = python_named(message, fn, args, kwargs)
             if _refused_by_binding(error, forwarders):  # Python's refusal of the call, as
                 raise TypeError(message) from None  # torch's parser's: the entry refuses it
             if message != str(error):
@@ -967,9 +965,23 @@ def overloads(*signatures: str, hidden: bool = False) -> Callable:
     return declare
 
 
+def python_named(message: str, fn: Callable, args: tuple, kwargs: dict) -> str:
+    """Python's refusal ``message`` of a call of ``fn`` under the name of the function torch
+    runs (:func:`python_dispatch`), where ``fn`` declares one.
+
+    >>> python_named("f() missing 1 required positional argument: 'x'",
+    ...              python_dispatch(lambda args, kwargs: "_f")(lambda x: x), (), {})
+    "_f() missing 1 required positional argument: 'x'"
+    """
+    namer = getattr(fn, "python_dispatch", None)
+    return message if namer is None else \
+        re.sub(r"^[\w.<>]+\(\)", f"{namer(args, kwargs)}()", message)
+
+
 def python_dispatch(namer: Callable) -> Callable:
     """Decorator: torch's Python function picks one of several by its flags
-    (``boolean_dispatch``), whose name Python's refusal of the call's arguments gives:
+    (``boolean_dispatch``), or is defined under another name (``F.threshold`` is
+    ``_threshold``), whose name Python's refusal of the call's arguments gives:
     ``namer(args, kwargs)`` (see :func:`entry`).
 
     >>> python_dispatch(lambda args, kwargs: "_f")(lambda x: x).python_dispatch((), {})

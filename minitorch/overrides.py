@@ -383,7 +383,10 @@ def dispatched(fn: Callable) -> Callable:
             return fn(*args, **kwargs)
         except TypeError as error:
             if error.__traceback__.tb_next is None:  # the call did not bind: the caller's
-                raise error.with_traceback(None) from None  # mistake, as torch reports it
+                from ._call_form import python_named  # mistake, as torch reports it
+
+                error.args = (python_named(str(error), fn, args, kwargs),)
+                raise error.with_traceback(None) from None
             raise
 
     return handled

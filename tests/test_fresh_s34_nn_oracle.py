@@ -263,3 +263,16 @@ def test_a_bad_type_is_refused_before_an_unknown_keyword_as_torch(call: str) -> 
     over last; minitorch refused the unknown keyword first where its parameter was annotated
     ``Any`` (a list of ints: kernel_size, stride, padding, dims, normalized_shape, ...)."""
     assert_as_torch(lambda L: eval(call, {"L": L, "F": L.nn.functional}), assert_same)
+
+
+@pytest.mark.parametrize("call", [
+    "F.threshold()", "F.threshold(L.ones(2))", "F.threshold(L.ones(2), 1)",
+    "F.threshold(L.ones(2), 1, 2, foo=1)", "F.threshold(input=L.ones(2))",
+    "F.threshold(L.ones(2), 1, 2, False, 5)",
+    "F.threshold(L.ones(2), threshold=1, value=2, input=L.ones(2))",
+    "L.threshold()", "L.threshold(L.ones(2), 1, 2, foo=1)", "F.max_pool2d()",
+])
+def test_threshold_binding_refusals_name_torchs_python_function(call: str) -> None:
+    """torch's F.threshold is its Python ``_threshold``: Python's refusal of a call that does
+    not bind names that (torch.threshold, its C++ twin, keeps its parser's words)."""
+    assert_as_torch(lambda L: eval(call, {"L": L, "F": L.nn.functional}), assert_same)

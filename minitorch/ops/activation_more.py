@@ -15,7 +15,7 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-from .. import _args
+from .. import _args, _call_form
 from .._dtype import float64
 from .._tensor import Tensor, check_inplace_allowed
 from ..backend import cpu_math, zero_where
@@ -237,6 +237,7 @@ def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     return _activation("hardsigmoid", Hardsigmoid, input, inplace)
 
 
+@_call_form.python_dispatch(lambda args, kwargs: "_threshold")  # torch's Python function
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
     """``x`` where above ``threshold``, else ``value``.
 
