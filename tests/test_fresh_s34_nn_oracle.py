@@ -276,3 +276,20 @@ def test_threshold_binding_refusals_name_torchs_python_function(call: str) -> No
     """torch's F.threshold is its Python ``_threshold``: Python's refusal of a call that does
     not bind names that (torch.threshold, its C++ twin, keeps its parser's words)."""
     assert_as_torch(lambda L: eval(call, {"L": L, "F": L.nn.functional}), assert_same)
+
+
+NON_TENSORS = {"list": [[1.0]], "tuple": ((1.0,),), "ndarray": np.zeros((3, 3, 3, 4)),
+               "int": 3, "float": 1.5, "None": None, "str": "ab"}
+
+
+@pytest.mark.parametrize("kind", list(NON_TENSORS))
+@pytest.mark.parametrize("call", ["F.tanhshrink(V)", "F.softsign(V)", "F.max_pool3d(V, 3)",
+                                  "F.hardtanh(V)", "F.normalize(V)", "F.glu(V)"])
+def test_python_functions_fail_on_their_first_read_of_a_non_tensor_as_torch(
+        call: str, kind: str) -> None:
+    """torch's tanhshrink and softsign are Python (``input - input.tanh()``,
+    ``input / (input.abs() + 1)``): a non-tensor fails on that first attribute read, an
+    AttributeError; minitorch refused it as its parser would (a TypeError)."""
+    value = NON_TENSORS[kind]
+    assert_as_torch(lambda L: eval(call, {"L": L, "F": L.nn.functional, "V": value}),
+                    assert_same)
