@@ -93,7 +93,8 @@ def renorm_(weight: Any, indices: Any, max_norm: Any, norm_type: Any) -> None:
     xp, n = weight._xp, weight.shape[0]
     rows = xp.sort(xp.unique_values(xp.reshape(indices._data, (-1,))))  # torch's loop order
     # sorted, so the rows before the first out of range: none past a too negative first
-    valid = 0 if rows.shape[0] and bool(rows[0] < -n) else int(xp.sum(rows < n))
+    valid = 0 if rows.shape[0] and bool(rows[0] < -n) else \
+        int(xp.sum(xp.astype(rows < n, xp.int64)))
     if valid:
         _renorm_rows(weight, wrap(rows[:valid] % n), max_norm, norm_type)
     if valid < rows.shape[0]:
