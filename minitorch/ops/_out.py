@@ -53,7 +53,7 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
         _number_first(fn.__name__, fn, args, kwargs, out)
         out = _number_as_out(label, out)
         _args.tensor_args(label, (out, "out", None))  # the parser's check
-        operands = _tensors_of((*args, *kwargs.values()))
+        operands = _tensors_of((*args[label in _CONDITION_FIRST:], *kwargs.values()))
         if typed and _operand_refused(fn, args):
             _refuse_operands(fn, args, {**kwargs, "out": out})
         if differentiable:
@@ -224,6 +224,11 @@ def _tensors_of(values: tuple) -> list:
     """The tensors among a call's ``values``, and in its lists (cat's and stack's)."""
     nested = (t for v in values if isinstance(v, (list, tuple)) for t in v)
     return [v for v in (*values, *nested) if isinstance(v, Tensor)]
+
+
+# ops whose first operand (a condition) autograd does not differentiate: its out= check
+# skips it, and a wrong one is the kernel's refusal
+_CONDITION_FIRST = frozenset({"where"})
 
 
 def _refuse_grad(name: str, operands: list, outs: tuple) -> None:
@@ -828,6 +833,19 @@ def _kernel_checks_first(key: str, args: tuple, kwargs: dict, out: Tensor, grade
     if kernel is not None and kernel[1] is not out.dtype and not (
             _OUT_DTYPES.get(kernel[0], _EXACT)[0] and can_cast(kernel[1], out.dtype)):
         raise _out_dtype_error(*kernel, out.dtype, "result")
+    if graded and key in ("all", "any") and out.dtype not in (D.bool, D.uint8) and \
+            _dims_parse(args[1:], kwargs):
+        raise _out_dtype_error(key, D.bool, out.dtype, "result")  # (its meta's, before the
+        # dims)
+
+
+def _dims_parse(args: tuple, kwargs: dict) -> bool:
+    """Whether a reduction's ``dim`` and ``keepdim`` (after its input) are of the types its
+    parser takes: ints, and a bool."""
+    dim = args[0] if args else kwargs.get("dim")
+    keepdim = args[1] if len(args) > 1 else kwargs.get("keepdim", False)
+    dims = dim if isinstance(dim, (tuple, list)) else () if dim is None else (dim,)
+    return all(type(d) is int for d in dims) and type(keepdim) is bool and len(args) <= 2
 
 
 def _cat_writes(key: str, args: tuple, kwargs: dict) -> tuple | None:
