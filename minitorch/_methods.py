@@ -1303,7 +1303,7 @@ def floor_divide_(self: Tensor, other: Any) -> Tensor:
     """
     _inplace_other("floor_divide_", other)
     _inplace_checks(self, other)  # before the kernel's division by an integer zero
-    return self._inplace(pointwise.floor_divide, other)
+    return self._inplace(pointwise.FloorDivideInplace.on, other)
 
 
 @_call_form.overloads("Tensor other", "Number other")

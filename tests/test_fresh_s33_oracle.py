@@ -401,23 +401,26 @@ def test_vmap_batches_more_ops_and_refuses_a_value_read_after_them_as_torch(op: 
     """A fresh autograd fuzz: under vmap, ``x.max().item()`` (and the same after clamp, floor,
     round, prod and some eighty more) ran per example and returned, where torch batches the
     op and refuses to read one example's value; a write of it into an unbatched tensor too."""
-    def fn(L: Any) -> Any:
-        x = L.tensor([[1.25, -2., 3.], [4., 5., -6.]], requires_grad=True)
-        sink = L.zeros(3)
+    assert_as_torch(lambda L: vmap_then(L, f"e.{op}", then, L.zeros(3)), assert_same)
 
-        def f(e: Any) -> Any:
-            y = eval(f"e.{op}", {"e": e, "L": L})
-            if then == "item":
-                return y.sum().item() * e
-            if then == "tolist":
-                return L.tensor(y.tolist()).sum()
-            if then == "if":
-                return e if y.float().sum() > 0 else -e
-            if then == "into unbatched":
-                return sink.add_(y.float().sum())
-            return y
-        return L.func.vmap(f)(x)
-    assert_as_torch(fn, assert_same)
+
+def vmap_then(L: Any, op: str, then: str, sink: Any) -> Any:
+    """vmap over the rows of a matrix of ``op`` on each row ``e``, followed by ``then``: a
+    Python read of its value (item, tolist, numpy, if) or a write of it into ``sink``."""
+    def f(e: Any) -> Any:
+        y = eval(op, {"e": e, "L": L})
+        if then == "item":
+            return y.sum().item() * e
+        if then == "tolist":
+            return L.tensor(y.tolist()).sum()
+        if then == "if":
+            return e if y.float().sum() > 0 else -e
+        if then == "into unbatched":
+            return sink.add_(y.float().sum())
+        if then == "numpy":
+            return L.tensor(y.detach().numpy())
+        return y
+    return L.func.vmap(f)(L.tensor([[1.25, -2., 3.], [4., 5., -6.]], requires_grad=True))
 
 
 @pytest.mark.parametrize("view", ["x.unbind(0)[0]", "x.split(1)[0]", "x.chunk(2)[1]",

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from tests.oracle import assert_as_torch, assert_exact, assert_same
+from tests.test_fresh_s33_oracle import vmap_then
 
 NO_RULE = ["L.nn.functional.silu(e)", "L.nn.functional.softsign(e)", "e.flip(0)",
            "L.where(e > 0, e, 0.)", "e.min(0).values", "L.maximum(e, e.flip(0))", "e.roll(1)",
@@ -27,25 +28,7 @@ def test_vmap_runs_an_op_without_a_rule_per_example_inside_the_batch_as_torch(
     example, so ``item()`` saw one example and returned (an op with no batching rule sent the
     whole call to the per-example path). torch's fallback runs the op per example and goes on
     with a batch, so what ``func`` reads of it next is refused."""
-    def fn(L: Any) -> Any:
-        x = L.tensor([[1.25, -2., 3.], [4., 5., -6.]], requires_grad=True)
-        sink = L.zeros(())
-
-        def f(e: Any) -> Any:
-            y = eval(op, {"e": e, "L": L})
-            if then == "item":
-                return y.sum().item() * e
-            if then == "tolist":
-                return L.tensor(y.tolist()).sum()
-            if then == "if":
-                return e if y.float().sum() > 0 else -e
-            if then == "into unbatched":
-                return sink.add_(y.float().sum())
-            if then == "numpy":
-                return L.tensor(y.detach().numpy())
-            return y
-        return L.func.vmap(f)(x)
-    assert_as_torch(fn, assert_same)
+    assert_as_torch(lambda L: vmap_then(L, op, then, L.zeros(())), assert_same)
 
 
 @pytest.mark.parametrize("view", ["h[0]", "h.diagonal()", "h[:, 1:]", "h.t()", "h.view(3, 2)",
@@ -270,3 +253,39 @@ def test_nansum_of_every_element_takes_out_as_torch(call: str) -> None:
     one nansum overload has an optional dim and takes it (sum's dim-less one does not); a
     floating input's kernel names its own dtype mismatch."""
     assert_as_torch(lambda L: eval(call, {"L": L, "math": math}), assert_same)
+
+
+@pytest.mark.parametrize("call", [
+    "L.where(L.ones(3, 2, requires_grad=True), L.ones(3, 2), L.ones(1, 2), out=L.ones(3, 2))",
+    "L.where(L.ones(3, 2, requires_grad=True) > 0, L.ones(3, 2), L.ones(1, 2), out=L.ones(3, 2))",
+    "L.where(L.ones(3, 2) > 0, L.ones(3, 2, requires_grad=True), 1., out=L.ones(3, 2))",
+    "L.where(L.ones(3, 2, dtype=L.uint8), L.ones(3, 2), L.ones(1, 2), "
+    "out=L.ones(3, 2, requires_grad=True))",
+    "L.any(L.tensor([[2147483648], [-2]]).mT, 2, out=L.tensor(-0.25, dtype=L.float64))",
+    "L.all(L.ones(2, 3), 5, out=L.zeros(2, dtype=L.uint8))",
+    "L.any(L.ones(2, 3), out=L.zeros((), dtype=L.int64))",
+    "L.any(L.ones(2, 3), (0, 1), out=L.zeros(()))", "L.all(L.ones(2, 3), 'a', out=L.zeros(()))",
+    "L.all(L.ones(2, 3), 1, 'a', out=L.zeros(()))",
+    "L.all(L.ones(2, 3), dim=1, keepdim=True, out=L.zeros(()))"])
+@pytest.mark.filterwarnings("ignore:where received a uint8 condition")
+def test_out_is_checked_where_torchs_kernel_checks_it(call: str) -> None:
+    """Math fuzz: ``where(float condition, ..., out=o)`` with the condition requiring grad
+    was refused for out= and autograd (torch does not differentiate the condition, so its
+    kernel refuses the condition's dtype); ``any(x, 2, out=double)`` checked the dim before
+    out's dtype, which torch's meta function checks first."""
+    assert_as_torch(lambda L: eval(call, {"L": L}), assert_same)
+
+
+@pytest.mark.parametrize("program", [
+    "t = L.ones(2, requires_grad=True) * 3; t.floor_divide_(-2); t.sum().backward()",
+    "t = L.ones(2, requires_grad=True) * 3; t //= 2; out = (t, t.grad_fn.name())",
+    "t = L.ones(2, requires_grad=True) * 3; v = t[0]; v.floor_divide_(-2); t.sum().backward()",
+    "t = L.tensor([5, 7]); t.floor_divide_(2); out = t"])
+def test_an_inplace_floor_division_names_its_missing_derivative_as_torch(program: str) -> None:
+    """Math fuzz: backward through ``t.floor_divide_(-2)`` said "derivative for
+    aten::floor_divide is not implemented"; torch names the in-place op."""
+    def fn(L: Any) -> Any:
+        scope = {"L": L, "out": None}
+        exec(program, scope)
+        return scope["out"]
+    assert_as_torch(fn)

@@ -1843,6 +1843,13 @@ class FloorDivide(_NoDerivative):
         return _rounded_quotient(a, b, "floor")
 
 
+class FloorDivideInplace(FloorDivide):
+    """``//=``: its refused derivative is named by the in-place op, as torch's."""
+
+    node_name = "NotImplemented"
+    _profile_name = "aten::floor_divide_"
+
+
 class ConjPhysicalOut(_NoDerivative):
     """``conj_physical(x, out=o)`` of a real ``x`` that requires grad: the copy into ``o`` is
     recorded, as autograd's fallback records it (the op alone gives ``x`` itself back)."""
