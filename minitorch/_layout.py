@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._dtype import Uncreatable
-from .backend import contiguous_strides, element_strides, is_dense, strided_zeros
+from .backend import contiguous_strides, element_strides, is_dense, restrided, strided_zeros
 
 
 class layout(metaclass=Uncreatable):
@@ -116,7 +116,8 @@ def preserved_strides(fn: str, t: Any, value: Any) -> tuple | None:
     if checked(fn, value, t.ndim) is not preserve_format:
         return None
     strides, shape = element_strides(t._data), tuple(t.shape)
-    if strides is None or not is_dense(shape, strides) or strides == contiguous_strides(shape):
+    if strides is None or strides == contiguous_strides(shape) or not (
+            is_dense(shape, strides) or 0 in shape):  # (torch: any empty tensor is dense)
         return None
     return strides
 
@@ -125,6 +126,9 @@ def laid_out(made: Any, strides: tuple | None) -> Any:
     """The new tensor ``made`` with its values in the layout of element ``strides`` (None:
     as it is), for the ``*_like`` factories under ``preserve_format``."""
     if strides is None:
+        return made
+    if 0 in made.shape:  # (no elements: the strides alone, as torch keeps them)
+        made._data = restrided(made._data, strides)
         return made
     data = strided_zeros(made._xp, tuple(made.shape), strides, made._data.dtype)
     data[...] = made._data

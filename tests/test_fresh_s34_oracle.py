@@ -289,3 +289,24 @@ def test_an_inplace_floor_division_names_its_missing_derivative_as_torch(program
         exec(program, scope)
         return scope["out"]
     assert_as_torch(fn)
+
+
+EMPTY = ["L.zeros(0, 2)", "L.zeros(0, 2).t()", "L.tensor(np.zeros((0, 2)))",
+         "L.tensor(np.zeros((2, 0, 3)), dtype=L.int8)", "L.zeros(4, 5)[:, 5:]",
+         "L.zeros(4, 6)[:, ::2][:0]", "L.zeros(2, 3, 4).permute(2, 0, 1)[:, :0]",
+         "L.zeros(5)[::2][:0]", "L.empty_strided((0, 3), (7, 9))"]
+
+
+@pytest.mark.parametrize("made", EMPTY)
+@pytest.mark.parametrize("like", ["empty_like(t)", "zeros_like(t)", "ones_like(t)",
+                                  "full_like(t, 1.5)", "rand_like(t, dtype=L.float32)",
+                                  "empty_like(t, dtype=L.int8)"])
+def test_a_like_factory_keeps_an_empty_tensors_strides_as_torch(made: str, like: str) -> None:
+    """Creation fuzz: ``empty_like(tensor(np.zeros((0, 2))))`` had strides (2, 1) where the
+    input's are (0, 0): torch counts any tensor without elements as dense, so
+    ``preserve_format`` keeps its strides, whatever they are."""
+    def fn(L: Any) -> Any:
+        t = eval(made, {"L": L, "np": np})
+        out = eval(f"L.{like}", {"L": L, "t": t})
+        return tuple(out.shape), out.stride(), out.dtype
+    assert_as_torch(fn)
