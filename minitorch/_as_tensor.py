@@ -61,7 +61,7 @@ def asarray(obj: Any, *, dtype: D.dtype | None = None, device: Any = None, copy:
             requires_grad: Any = _args.OMITTED) -> Tensor:
     """``obj`` as a tensor, sharing its memory unless ``copy=True`` (``copy=False``
     refuses to copy); a tensor keeps its graph (and, unless ``requires_grad`` is given, its
-    ``requires_grad``, with torch's warning where that is the tensor itself).
+    ``requires_grad``, with torch's warning, once).
 
     >>> a = np.ones(2); minitorch.asarray(a).data_ptr() == a.ctypes.data
     True
@@ -79,13 +79,13 @@ def asarray(obj: Any, *, dtype: D.dtype | None = None, device: Any = None, copy:
     else:
         result = _new_array(obj, dtype, device, copy)
     if requires_grad is _args.OMITTED:  # (then obj's, which an integer copy cannot keep)
+        if isinstance(obj, Tensor) and obj.requires_grad:  # (a copy too: torch warns as it
+            warn_once("torch.asarray: unspecified requires_grad now defaults to "  # reads it)
+                      "obj.requires_grad instead of False. Pass requires_grad=False explicitly "
+                      "to get the old behavior and silence this warning.")
         if isinstance(obj, Tensor) and obj.requires_grad and not result.dtype.is_floating_point:
             raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                                "gradients")
-        if result is obj and obj.requires_grad:
-            warn_once("torch.asarray: unspecified requires_grad now defaults to "
-                      "obj.requires_grad instead of False. Pass requires_grad=False explicitly "
-                      "to get the old behavior and silence this warning.")
         return result
     if result.requires_grad == flag:
         return result

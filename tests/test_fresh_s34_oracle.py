@@ -6,6 +6,7 @@ result."""
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -309,4 +310,31 @@ def test_a_like_factory_keeps_an_empty_tensors_strides_as_torch(made: str, like:
         t = eval(made, {"L": L, "np": np})
         out = eval(f"L.{like}", {"L": L, "t": t})
         return tuple(out.shape), out.stride(), out.dtype
+    assert_as_torch(fn)
+
+
+@pytest.mark.parametrize("call", ["L.asarray(t)", "L.asarray(t, copy=True)",
+                                  "L.asarray(t, dtype=L.float16)", "L.asarray(t * 1)",
+                                  "L.asarray(t, dtype=L.int64)", "L.asarray(t, copy=False)",
+                                  "L.asarray(t, requires_grad=False)", "L.asarray(t.detach())",
+                                  "L.asarray(t, dtype=L.float64, requires_grad=True)"])
+def test_asarray_warns_of_requires_grad_read_from_obj_as_torch(call: str) -> None:
+    """Creation fuzz: ``asarray(t_requiring_grad, dtype=float16)`` made its copy without
+    torch's warning that requires_grad now defaults to obj's; torch warns for every obj that
+    requires grad when requires_grad is not given, a copy too, and before it refuses an
+    integer copy."""
+    def fn(L: Any) -> Any:
+        t = L.tensor([1.0, 2.0], requires_grad=True)
+        before = L.is_warn_always_enabled()
+        L.set_warn_always(True)  # (the warning is torch's once per process)
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                try:
+                    result: Any = eval(call, {"L": L, "t": t}).requires_grad
+                except RuntimeError as error:
+                    result = str(error)
+        finally:
+            L.set_warn_always(before)
+        return result, [str(w.message)[:40] for w in caught if "asarray" in str(w.message)]
     assert_as_torch(fn)
