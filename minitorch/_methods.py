@@ -44,6 +44,7 @@ from ._tensor import (
     check_partial_overlap,
     expanded_shape,
     view_refusal,
+    warn_expanded,
 )
 from ._warn_once import warn_once
 from .autograd import grad_mode, profiler
@@ -899,8 +900,9 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
     mask = indexing.byte_array(_only_index(key))
     if isinstance(mask, list) and mask and all(type(v) is bool for v in mask):
         mask = _factories_tensor(mask)  # torch reads a list of bools as a mask tensor
-    if isinstance(mask, Tensor) and mask.dim() and mask.dtype.name in ("bool", "uint8") and (
-            not isinstance(value, Tensor) or value.numel() == 1):
+    fills_mask = isinstance(mask, Tensor) and mask.dim() and mask.dtype.name in (
+        "bool", "uint8") and (not isinstance(value, Tensor) or value.numel() == 1)
+    if fills_mask:
         masked.check_fill_through_mask(self, mask, value if isinstance(value, Tensor) else None)
     if isinstance(value, Tensor) and _writes_by_index(self, parts, value):
         for part in (*(p for p in indexing.key_parts(key) if isinstance(p, Tensor)), value):
@@ -918,6 +920,10 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
             check_partial_overlap(view._data, value)
     if _batched_function.captured(self):
         raise _batched_function.captured_refusal(_write_name(self, key, value))
+    if _write_name(self, key, value) == "aten::index_put_":  # (a mask and one value: its
+        warn_expanded(self, "index_put_", "tensor[indices] = tensor")  # masked_fill_ too)
+        if fills_mask:
+            warn_expanded(self, "masked_fill_")
     self._inplace(_write_op(self, key, dims).apply, value, key=key, overlap=False,
                   fills=True)  # (torch's index_put_ writes the places it names, into an
     # expand too; the whole tensor's overlap is not torch's check: the written part's is)

@@ -24,7 +24,7 @@ from . import _args, _batched_function, _call_form, _layout, autograd, backend
 from . import _dtype as D
 from ._meta import is_meta
 from ._tensor_str import meta_repr, tensor_repr
-from ._warn_once import warn_once
+from ._warn_once import torch_warn, warn_once
 from .autograd import forward_ad, grad_mode
 from .autograd.graph import AccumulateGrad, add_hook, exposed, saved_as_written
 from .backend import HOST_SCALARS, namespace, to_numpy
@@ -1553,11 +1553,29 @@ def check_internal_overlap(t: Tensor) -> None:
     Traceback (most recent call last):
     RuntimeError: unsupported operation: more than one element of the written-to tensor ...
     """
+    if expanded(t):
+        raise internal_overlap_error()
+
+
+def expanded(t: Tensor) -> bool:
+    """Whether elements of ``t`` share memory, as an expanded tensor's do (torch's
+    ``has_internal_overlap`` answering Yes).
+
+    >>> expanded(minitorch.zeros(1).expand(2)), expanded(minitorch.zeros(2))
+    (True, False)
+    """
     shape = t._data.shape
     strides = backend.element_strides(t._data)
-    if strides and 0 not in shape and any(  # an empty array's strides may be 0
-            st == 0 and n > 1 for st, n in zip(strides, shape)):
-        raise internal_overlap_error()
+    return bool(strides) and 0 not in shape and any(  # an empty array's strides may be 0
+        st == 0 and n > 1 for st, n in zip(strides, shape))
+
+
+def warn_expanded(t: Tensor, name: str, example: str = "tensor[mask] = scalar") -> None:
+    """torch's warning of a fill (``name``) into a tensor whose elements share memory."""
+    if expanded(t):
+        torch_warn(f"Use of {name} on expanded tensors is deprecated. Please clone() the "
+                   "tensor before performing this operation. This also applies to advanced "
+                   f"indexing e.g. {example}")
 
 
 def internal_overlap_error() -> RuntimeError:

@@ -1,5 +1,6 @@
 """torch's ``TORCH_WARN_ONCE``: a warning its C++ gives the first time only, per process
-(``storage()``, ``set_default_tensor_type``, ``asarray`` of a tensor that requires grad).
+(``storage()``, ``set_default_tensor_type``, ``asarray`` of a tensor that requires grad);
+and its ``TORCH_WARN``, every time (:func:`torch_warn`).
 
 >>> import warnings
 >>> with warnings.catch_warnings(record=True) as seen:
@@ -11,9 +12,10 @@
 
 from __future__ import annotations
 
+import sys
 import warnings
 
-__all__ = ["is_warn_always_enabled", "set_warn_always", "warn_once"]
+__all__ = ["is_warn_always_enabled", "set_warn_always", "torch_warn", "warn_once"]
 
 _given: set[str] = set()
 _always = [False]  # torch.set_warn_always: every "once" warning each time
@@ -49,3 +51,19 @@ def is_warn_always_enabled() -> bool:
     False
     """
     return _always[0]
+
+
+def torch_warn(message: str) -> None:
+    """torch's ``TORCH_WARN`` (every time): a UserWarning at the first line of the caller's
+    code outside minitorch, as Python sees a warning of torch's C++.
+
+    >>> with warnings.catch_warnings(record=True) as seen:
+    ...     warnings.simplefilter("always")
+    ...     torch_warn("doctest: said")
+    >>> seen[0].message.args
+    ('doctest: said',)
+    """
+    level, frame = 1, sys._getframe(1)
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("minitorch."):
+        level, frame = level + 1, frame.f_back
+    warnings.warn(message, UserWarning, stacklevel=level + 1)

@@ -338,3 +338,27 @@ def test_asarray_warns_of_requires_grad_read_from_obj_as_torch(call: str) -> Non
             L.set_warn_always(before)
         return result, [str(w.message)[:40] for w in caught if "asarray" in str(w.message)]
     assert_as_torch(fn)
+
+
+@pytest.mark.parametrize("write", [
+    "b.masked_fill_(L.tensor(True), 3)", "b.masked_fill_(L.tensor([True, False, True]), 3.)",
+    "b.index_fill_(0, L.tensor([0]), 8)", "b.index_fill_(1, L.tensor([0]), L.tensor(8.))",
+    "b[L.tensor([True, False])] = 3.", "b[L.tensor([0])] = 3.", "b[:, 0] = 3.",
+    "b[:, L.tensor([0])] = L.tensor(3.)", "b[:, L.tensor([True, False, True])] = 3.",
+    "b[L.tensor(True)] = 3.", "b.index_put_((L.tensor([0]),), L.tensor(1.))",
+    "b.index_put_((L.tensor([0]),), L.tensor(1.), accumulate=True)",
+    "b.index_put_((L.tensor([True, False]),), L.tensor(1.))",
+    "b.index_put_((L.tensor([True, False]), L.tensor([0])), L.tensor(1.))", "b.fill_(2)",
+    "b.fill_diagonal_(1)", "c.masked_fill_(L.tensor(True), 3)", "c[L.tensor([0])] = 1."])
+def test_a_fill_into_an_expanded_tensor_warns_as_torch(write: str) -> None:
+    """Creation fuzz: ``zeros(3).expand(2, 3).masked_fill_(mask, 3)`` wrote without torch's
+    deprecation warning ("Use of masked_fill_ on expanded tensors is deprecated"), given by
+    masked_fill_, index_fill_ and index_put_ (and so by ``b[mask] = v``: both of them)."""
+    def fn(L: Any) -> Any:
+        scope = {"L": L, "b": L.zeros(3).expand(2, 3), "c": L.zeros(2, 3)}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            exec(write, scope)
+        return scope["b"], [str(w.message).split(" (Triggered")[0] for w in caught
+                             if "expanded" in str(w.message)]
+    assert_as_torch(fn)

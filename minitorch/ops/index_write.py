@@ -26,6 +26,7 @@ from .._tensor import (
     check_internal_overlap,
     check_no_overlap,
     expandable_to,
+    warn_expanded,
 )
 from ..backend import getitem, index_add, setitem, to_numpy
 from ._base import Op, sum_to, wrap
@@ -404,6 +405,7 @@ def index_fill_(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     tensor([-1.,  0., -1.])
     """
     key, value = _index_fill_checked("index_fill_", input, dim, index, value)
+    warn_expanded(input, "index_fill_")
     op, operands, keywords = _filled(input, key, value)
     return input._inplace(op, *operands, fills=True, **keywords)  # torch's: onto an expand
 
@@ -575,6 +577,11 @@ def index_put_(input: Tensor, indices: Any, values: Tensor, accumulate: bool = F
     """
     key, values, accumulate = _index_put_checked("index_put_", input, indices, values,
                                                  accumulate)
+    warn_expanded(input, "index_put_", "tensor[indices] = tensor")
+    given = [i for i in indices if i is not None]
+    if not accumulate and values.numel() == 1 and len(given) == 1 and \
+            given[0].dtype.name in ("bool", "uint8"):  # torch fills through the mask
+        warn_expanded(input, "masked_fill_")
     op = IndexPutAccumulate if accumulate else IndexPut
     return input._inplace(op.apply, values, key=key, fills="adds" if accumulate else True)
 

@@ -23,6 +23,7 @@ from .._tensor import (
     check_inplace_allowed,
     check_internal_overlap,
     expanded_shape,
+    warn_expanded,
 )
 from ..backend import c_order, getitem, setitem
 from ._base import Op, sum_to, wrap
@@ -183,6 +184,7 @@ def masked_fill_(self: Tensor, mask: Tensor, value: Any) -> Tensor:
         raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
                            f"shape {list(shape)}")
     value = fill_value(value, self.dtype)
+    warn_expanded(self, "masked_fill_")
     op, values, keywords = _filled(self, mask, value)
     return self._inplace(op, *values, fills=True, **keywords)  # torch's: onto an expand too
 
