@@ -5,6 +5,7 @@ result."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import warnings
 from typing import Any
@@ -361,4 +362,21 @@ def test_a_fill_into_an_expanded_tensor_warns_as_torch(write: str) -> None:
             exec(write, scope)
         return scope["b"], [str(w.message).split(" (Triggered")[0] for w in caught
                              if "expanded" in str(w.message)]
+    assert_as_torch(fn)
+
+
+@pytest.mark.parametrize("dtypes", list(itertools.product(["float16", "float32", "float64"],
+                                                          repeat=3)), ids=str)
+@pytest.mark.parametrize("needs", [(False, True, False), (False, False, True), (True, False, False),
+                                   (False, True, True)], ids=str)
+def test_addr_backward_multiplies_by_each_vector_as_given_as_torch(dtypes: tuple,
+                                                                   needs: tuple) -> None:
+    """Math fuzz: ``addr(float32, half vec1, double vec2 requiring grad)`` had a gradient;
+    torch's formula multiplies the gradient (of the promoted result's dtype) by the other
+    vector as it was given (``mv``), which addmv refuses where their dtypes differ."""
+    def fn(L: Any) -> Any:
+        t0, t1, t2 = (L.ones(*shape, dtype=getattr(L, dt), requires_grad=need)
+                      for shape, dt, need in zip(((3, 2), (3,), (2,)), dtypes, needs))
+        t0.addr(t1, t2, alpha=2).sum().backward()
+        return t0.grad, t1.grad, t2.grad
     assert_as_torch(fn)

@@ -97,6 +97,23 @@ class Addr(_Scaled):
     def grads(g: Tensor, v1: Tensor, v2: Tensor) -> tuple:
         return lambda: g.mv(v2), lambda: g.t().mv(v1)
 
+    @classmethod
+    def forward(cls, ctx: Any, bias: Tensor, a: Tensor, b: Tensor, *, beta: Any, alpha: Any,
+                given: tuple = ()) -> Tensor:
+        ctx.given = given  # (the vectors' own dtypes, before they were promoted)
+        return super().forward(ctx, bias, a, b, beta=beta, alpha=alpha)
+
+    @classmethod
+    def backward(cls, ctx: Any, g: Tensor) -> tuple:
+        """torch's formulas multiply the gradient by each vector as it was given (``mv``):
+        one of another dtype than the result's is refused as addmv refuses it."""
+        for need, other in zip(ctx.needs_input_grad[1:], reversed(ctx.given)):
+            if need and other is not g.dtype:
+                raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                                   f"{_args.legacy(other)}, {_args.legacy(g.dtype)}, and "
+                                   f"{_args.legacy(other)}")
+        return super().backward(ctx, g)
+
 
 class Addmv(_Scaled):
     node_name = "AddmvBackward0"
@@ -228,7 +245,8 @@ def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Any = 1, alpha: Any
             [3., 3.]])
     """
     beta, alpha = _addr_checked("addr", input, vec1, vec2, beta, alpha)
-    return Addr.apply(*_common(input, vec1, vec2), beta=beta, alpha=alpha)
+    return Addr.apply(*_common(input, vec1, vec2), beta=beta, alpha=alpha,
+                      given=(vec1.dtype, vec2.dtype))
 
 
 def _common(*tensors: Tensor) -> tuple:
