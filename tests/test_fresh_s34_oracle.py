@@ -380,3 +380,29 @@ def test_addr_backward_multiplies_by_each_vector_as_given_as_torch(dtypes: tuple
         t0.addr(t1, t2, alpha=2).sum().backward()
         return t0.grad, t1.grad, t2.grad
     assert_as_torch(fn)
+
+
+@pytest.mark.parametrize("key", [
+    "np.array(1), 0", "np.array(1), 0, 0", "np.array(1, dtype=np.uint8), 0, 0",
+    "np.array(1, dtype=np.uint8), 0", "np.array(True), 0, 0", "np.array(True), 0",
+    "np.ones((2, 3), dtype=bool)", "np.array([True, False])",
+    "slice(None), np.array([True, False, True])",
+    "np.array([True, False]), np.array([0])", "np.array([[True, False, True]])",
+    "np.array(1, dtype=np.uint8), slice(2, -2, 3), L.tensor([2])",
+    "0, slice(-5, -4, -1), np.array(1, dtype=np.uint8)", "Ellipsis, np.array(0)"])
+def test_a_numpy_array_in_a_key_counts_one_dim_as_torch(key: str) -> None:
+    """Creation fuzz: ``x[np.array(1, dtype=np.uint8), 2:-2:3, tensor([2])]`` of a matrix
+    returned an empty tensor: torch counts the dims a key indexes before it reads any numpy
+    array, one for each (a 0-d mask too), and refuses too many; a bool array with dims is a
+    mask, as its tensor is (it failed inside numpy beside another index)."""
+    def fn(L: Any) -> Any:
+        return eval(f"x[{key},]", {"L": L, "np": np, "x": L.arange(6.).reshape(2, 3)})
+    assert_as_torch(fn)
+
+
+@pytest.mark.parametrize("key", ["np.array(0)", "np.array(True)", "np.array(0), None",
+                                 "np.array(0, dtype=np.uint8)", "0"])
+def test_a_0d_tensor_indexed_by_a_numpy_array_as_torch(key: str) -> None:
+    """Creation fuzz: ``tensor(0.)[np.array(0)]`` said an int cannot index a 0-d tensor;
+    torch reads a 0-d array as no int there, so it counts one dim too many."""
+    assert_as_torch(lambda L: eval(f"x[{key}]", {"L": L, "np": np, "x": L.tensor(0.)}))

@@ -133,6 +133,7 @@ def check_key(t: Tensor, key: Any, bounds: bool = True, as_tensors: bool = False
     torch's index_put_ on the sliced view): masks' shapes and dtypes checked index by index."""
     if t.dim() == 0:
         _check_lone_part(key)
+    _count_arrays_as_torch(t, key)
     parts = _ranges_as_lists(key_parts(key))
     parts, items = _expand_ellipsis(parts, t)
     parts = _sliced_as_torch(t, parts)
@@ -228,12 +229,34 @@ def _check_lone_part(key: Any) -> None:
     if isinstance(key, slice):
         _clipped(key, 0)
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
-    index = None if isinstance(key, (bool, Tensor)) else _args.as_int(key)
+    index = None if isinstance(key, (bool, Tensor)) or _is_ndarray(key) else _args.as_int(key)
     if index == 0:
         raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                          "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
     if index is not None:
         _check_int(0, 0, key)
+
+
+def _is_ndarray(p: Any) -> bool:
+    return type(p).__name__ == "ndarray"
+
+
+def _count_arrays_as_torch(t: Tensor, key: Any) -> None:
+    """torch's first check of a key that holds a numpy array: it counts the dims the key
+    indexes before it reads any array, so an array counts one, whatever it holds (a mask made
+    a tensor counts its dims only later): ``x[np.array(True), 0, 0]`` of a matrix indexes too
+    many dims, as ``x[np.array(0)]`` of a 0-d tensor does."""
+    parts = key if isinstance(key, tuple) else (key,)
+    if not any(map(_is_ndarray, parts)):
+        return
+    count = 0
+    for p in parts:
+        if isinstance(p, Tensor):
+            count += p.dim() if _is_bool_mask(p) else 1
+        elif not (p is None or p is Ellipsis or isinstance(p, bool)):
+            count += 1
+    if count > t.dim():
+        raise IndexError(f"too many indices for tensor of dimension {t.dim()}")
 
 
 def check_bounds(t: Tensor, parts: tuple, as_tensors: bool = False) -> tuple:
@@ -353,7 +376,8 @@ def byte_array(p: Any) -> Any:
     """
     if isinstance(p, list) and p and all(type(v).__name__ == "uint8" for v in p):
         p = _creation.as_array(p, None)
-    if type(p).__name__ == "ndarray" and str(p.dtype) == "uint8":
+    if type(p).__name__ == "ndarray" and (str(p.dtype) == "uint8" or (
+            str(p.dtype) == "bool" and p.ndim)):  # (a mask of bools: the tensor too)
         return _creation.tensor(p)
     return p
 
