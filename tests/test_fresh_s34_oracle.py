@@ -406,3 +406,26 @@ def test_a_0d_tensor_indexed_by_a_numpy_array_as_torch(key: str) -> None:
     """Creation fuzz: ``tensor(0.)[np.array(0)]`` said an int cannot index a 0-d tensor;
     torch reads a 0-d array as no int there, so it counts one dim too many."""
     assert_as_torch(lambda L: eval(f"x[{key}]", {"L": L, "np": np, "x": L.tensor(0.)}))
+
+
+@pytest.mark.parametrize("program", [
+    "a = L.ones(3, 3, dtype=L.float64, requires_grad=True); "
+    "L.linalg.lstsq(a, L.ones(3, 2, dtype=L.float64)).residuals.sum().backward(); out = a.grad",
+    "a = L.ones(4, 3, dtype=L.float64, requires_grad=True); "
+    "r = L.linalg.lstsq(a, L.ones(4, 2, dtype=L.float64)).residuals; r.sum().backward(); "
+    "out = (r, a.grad)",
+    "a = L.eye(3, dtype=L.float64, requires_grad=True); "
+    "r = L.linalg.lstsq(a, L.ones(3, 2, dtype=L.float64)).residuals; "
+    "out = L.autograd.grad(r.sum(), a)",
+    "out = L.linalg.lstsq(L.ones(4, 4), L.ones(5, 2, dtype=L.float64))",
+    "out = L.linalg.lstsq(L.ones(4, 4), L.ones(5, dtype=L.float64))",
+    "out = L.linalg.lstsq(L.ones(4, 4, dtype=L.int64), L.ones(5, 2, dtype=L.float64))"])
+def test_lstsq_gives_no_gradient_of_empty_residuals_alone_as_torch(program: str) -> None:
+    """Math fuzz: backward from empty residuals alone gave A a zero gradient; torch's gives
+    none (the solution's gradient is undefined, and the residuals' has no element); and
+    lstsq compares the dtypes before the sizes."""
+    def fn(L: Any) -> Any:
+        scope = {"L": L, "out": None}
+        exec(program, scope)
+        return scope["out"]
+    assert_as_torch(fn, assert_same)

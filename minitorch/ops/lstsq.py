@@ -67,13 +67,19 @@ class Lstsq(Op):
         outputs = (wrap(solution[..., 0] if vector else solution), wrap(residuals),
                    wrap(ranks), wrap(values))
         ctx.mark_non_differentiable(*outputs[2:])  # (the residuals have a gradient)
+        ctx.set_materialize_grads(False)  # as torch's: none for the solution, none for A, B
         ctx.save_for_backward(a, b, outputs[0])
         ctx.vector = vector
         return outputs
 
     @staticmethod
-    def backward(ctx: Any, g: Tensor, g_residuals: Tensor, *_: Any) -> tuple:
+    def backward(ctx: Any, g: Tensor | None, g_residuals: Tensor | None, *_: Any) -> tuple:
         a, b, solution = ctx.saved_tensors
+        residual = g_residuals is not None and g_residuals.numel() > 0
+        if g is None and not residual:
+            return None, None
+        if g is None:
+            g = solution.new_zeros(solution.shape)
         gx = g[..., None] if ctx.vector else g
         right = b[..., None] if ctx.vector else b
         pinv = linalg_pinv(a)
@@ -82,7 +88,7 @@ class Lstsq(Op):
             ga = pinv_backward(gx @ right.mT, pinv, a)
         if ctx.needs_input_grad[1]:
             gb = pinv.mT @ gx
-        if g_residuals is not None and g_residuals.numel():  # each column's squared error:
+        if residual:  # each column's squared error:
             x = solution[..., None] if ctx.vector else solution  # 2 (A X - B) at the optimum
             scaled = 2 * (a @ x - right) * g_residuals.unsqueeze(-2)
             ga = None if ga is None else ga + scaled @ x.mT
@@ -124,14 +130,14 @@ def lstsq(input: Tensor, b: Tensor, rcond: float | None = None, *, driver: str |
     if not 0 <= input.dim() - b.dim() <= 1:
         raise RuntimeError("torch.linalg.lstsq: input.dim() must be greater or equal to "
                            "other.dim() and (input.dim() - other.dim()) <= 1")
-    vector = b.dim() == 1 or (b.dim() == input.dim() - 1 and b.shape == input.shape[:-1])
-    rows = -1 if vector else -2
-    if input.shape[-2] != b.shape[rows]:
-        raise RuntimeError(f"torch.linalg.lstsq: input.size(-2) should match other.size({rows})")
     if input.dtype is not b.dtype:
         raise RuntimeError("torch.linalg.lstsq: Expected input and other to have the same dtype, "
                            f"but got input's dtype {_args.legacy(input.dtype)} and other's dtype "
                            f"{_args.legacy(b.dtype)}")
+    vector = b.dim() == 1 or (b.dim() == input.dim() - 1 and b.shape == input.shape[:-1])
+    rows = -1 if vector else -2
+    if input.shape[-2] != b.shape[rows]:
+        raise RuntimeError(f"torch.linalg.lstsq: input.size(-2) should match other.size({rows})")
     if driver not in _DRIVERS:  # after the shapes and dtypes, before the kernel's dtype
         raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, "
                            "gelsd, gelss)")
