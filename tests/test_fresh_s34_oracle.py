@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+import minitorch as mt
 from tests.oracle import assert_as_torch, assert_exact, assert_same
 from tests.test_fresh_s33_oracle import vmap_then
 
@@ -429,3 +430,16 @@ def test_lstsq_gives_no_gradient_of_empty_residuals_alone_as_torch(program: str)
         exec(program, scope)
         return scope["out"]
     assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize("backward", ["y.sum().backward()", "L.autograd.grad(y.sum(), x)"])
+def test_gathers_sparse_gradient_is_refused_not_made_dense(backward: str) -> None:
+    """Math fuzz: backward through ``gather(x, 0, i, sparse_grad=True)`` gave a dense
+    gradient where torch's is a sparse COO tensor; minitorch has none, so it says so (the
+    forward, and its node's ``_saved_sparse_grad``, are torch's)."""
+    x = mt.ones(3, requires_grad=True)
+    y = mt.gather(x, 0, mt.tensor([0, 0]), sparse_grad=True)
+    assert y.grad_fn._saved_sparse_grad is True
+    assert y.tolist() == [1.0, 1.0]
+    with pytest.raises(NotImplementedError, match=r"no sparse tensors.*sparse_grad=False"):
+        eval(backward, {"y": y, "x": x, "L": mt})

@@ -61,13 +61,14 @@ def _src_part(src: Any, index_shape: tuple) -> Any:
 class Gather(Op):
     node_name = "GatherBackward0"
     index_operands = (1,)
-    saved_values = {"dim": kept("dim"), "sparse_grad": lambda node: False}
+    saved_values = {"dim": kept("dim"), "sparse_grad": kept("sparse_grad")}
     _profile_name = "aten::gather"
     saved_names = ("self", "index")  # torch saves self too: an in-place write to it is refused
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, index: Tensor, *, dim: int) -> Tensor:
-        ctx.shape, ctx.dim = a.shape, dim
+    def forward(ctx: Any, a: Tensor, index: Tensor, *, dim: int, sparse_grad: bool = False
+                ) -> Tensor:
+        ctx.shape, ctx.dim, ctx.sparse_grad = a.shape, dim, sparse_grad
         ctx.save_for_backward(a, index)
         if not index.numel():  # an empty index reads nothing, whatever its rank
             return wrap(a._xp.empty(index._data.shape, dtype=a._data.dtype))
@@ -76,6 +77,10 @@ class Gather(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         _, index = ctx.saved_tensors
+        if ctx.sparse_grad:
+            raise NotImplementedError("minitorch has no sparse tensors: torch's gradient of "
+                                      "gather(..., sparse_grad=True) is one; use "
+                                      "sparse_grad=False for the same values, dense")
         zeros = wrap(g._xp.zeros(tuple(ctx.shape), dtype=g._data.dtype))
         return ScatterAdd.apply(zeros, index, g, dim=ctx.dim), None
 
@@ -246,7 +251,7 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
     d = _check_index("gather", input, dim, index)
     _check_gather_shape(input, d, index)
     _check_in_range(input, d, index)
-    return Gather.apply(input, index, dim=d)
+    return Gather.apply(input, index, dim=d, sparse_grad=sparse_grad)
 
 
 SCATTER_SIGNATURES = ("int dim, Tensor index, Tensor src",
