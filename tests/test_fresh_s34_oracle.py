@@ -443,3 +443,21 @@ def test_gathers_sparse_gradient_is_refused_not_made_dense(backward: str) -> Non
     assert y.tolist() == [1.0, 1.0]
     with pytest.raises(NotImplementedError, match=r"no sparse tensors.*sparse_grad=False"):
         eval(backward, {"y": y, "x": x, "L": mt})
+
+
+@pytest.mark.parametrize("call", [
+    "F.lp_pool3d(x, float('inf'), 100, ceil_mode=True)",
+    "F.max_pool3d(x, 100, ceil_mode=True, return_indices=True)",
+    "F.max_pool2d(x[0], (100, 3), stride=(100, 1), padding=(0, 1), ceil_mode=True, "
+    "return_indices=True)",
+    "F.max_pool2d(x[0], 300, ceil_mode=True)", "F.max_pool3d(x, (2, 50, 2), ceil_mode=True)"])
+def test_a_max_pool_wider_than_its_input_reads_only_what_it_reaches(call: str) -> None:
+    """nn fuzz: ``lp_pool3d(x, inf, 100, ceil_mode=True)`` of a 2x1x2 input ran for minutes
+    (its ceil-mode window read 100**3 places of -inf padding, and its backward as many);
+    torch's answers at once, and so does minitorch now, with torch's values and indices."""
+    def fn(L: Any) -> Any:
+        x = L.tensor([[[[[0.3, 0.7]], [[0.1, 0.5]]]]], requires_grad=True)
+        out = eval(call, {"F": L.nn.functional, "x": x})
+        (out[0] if isinstance(out, tuple) else out).sum().backward()
+        return out, x.grad
+    assert_as_torch(fn, assert_same)

@@ -639,6 +639,7 @@ def max_pool(dims: int, input: Tensor, window: tuple, ceil_mode: Any,
     if input.dtype.name == "bool":
         raise NotImplementedError(f"\"{name}\" not implemented for 'Bool'")
     plane = tuple(input.shape[-dims:])
+    kernel = _reaching(plane, kernel, pad, dilation)
     if ceil_mode:
         input = _grown(input, [_ceil_rows(n, *w) for n, *w in
                                zip(plane, kernel, stride, pad, dilation)])
@@ -714,6 +715,18 @@ def _check_pool_input(shape: tuple, n: int, name: str) -> None:
         raise RuntimeError(f"{kernel}(): Expected input's non-batch dimensions to have positive "
                            f"length, but input has a shape of {list(shape)} and non-batch "
                            "dimension 0 has length zero!")
+
+
+def _reaching(plane: tuple, kernel: tuple, pad: tuple, dilation: tuple) -> tuple:
+    """The kernel of a max pool cut to the padded input it can reach: an undilated window
+    wider than that sees no more values (a ceil-mode window of 100 over 2 elements would
+    read 98 of -inf padding, 100**3 of them in 3-d).
+
+    >>> _reaching((2, 5), (100, 3), (0, 1), (1, 1))
+    (2, 3)
+    """
+    return tuple(min(k, n + 2 * p) if d == 1 else k
+                 for n, k, p, d in zip(plane, kernel, pad, dilation))
 
 
 def _ceil_rows(size: int, kernel: int, stride: int, padding: int, dilation: int) -> int:
