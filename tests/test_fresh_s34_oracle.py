@@ -461,3 +461,18 @@ def test_a_max_pool_wider_than_its_input_reads_only_what_it_reaches(call: str) -
         (out[0] if isinstance(out, tuple) else out).sum().backward()
         return out, x.grad
     assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize("call", [
+    "F.pdist(L.ones(1, 3, dtype=L.float16))", "F.pdist(L.ones(2, 0, dtype=L.float16))",
+    "F.pdist(L.ones(0, 3, dtype=L.float16))", "F.pdist(L.ones(2, 3, dtype=L.float16))",
+    "F.cosine_similarity(L.ones(2, 3, dtype=L.int64), L.ones(2, 1, dtype=L.int64), dim=-3, "
+    "eps=-1.0)", "F.cosine_similarity(L.ones(2, 3), L.ones(2, 1), dim=-3, eps=-1.0)",
+    "F.adaptive_avg_pool3d(L.ones(2, 0), 2)", "F.adaptive_avg_pool3d(L.ones(0, 2), 2)",
+    "F.adaptive_avg_pool3d(L.ones(2, 3, 0), 2)", "F.adaptive_avg_pool3d(L.ones(1, 0, 1, 1), 2)",
+    "F.adaptive_avg_pool3d(L.ones(0, 1, 1, 1), 2)"])
+def test_nn_checks_in_torchs_order(call: str) -> None:
+    """nn fuzz: pdist refused a half input with no pair of values (torch's kernel runs only
+    for pairs), cosine_similarity checked eps before the common dtype, adaptive_avg_pool3d
+    its rank before its empty dims: torch's order is the other."""
+    assert_as_torch(lambda L: eval(call, {"L": L, "F": L.nn.functional}), assert_exact)

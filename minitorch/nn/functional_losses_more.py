@@ -207,17 +207,17 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
 
 
 def _cosine_operands(x1: Any, x2: Any, dim: Any, eps: Any) -> tuple:
-    """cosine_similarity's arguments checked as torch does: the types, eps non-negative, a
-    floating common dtype (integer operands are converted to it), then broadcast."""
+    """cosine_similarity's arguments checked as torch does: the types, a floating common
+    dtype (integer operands are converted to it), eps non-negative, then broadcast."""
     fn = "cosine_similarity"
     _args.tensor_args(fn, (x1, "x1", 1), (x2, "x2", 2))
     dim, eps = _args.integer(fn, dim, "dim", 3), _args.real(fn, eps, "eps", 4)
-    if not eps >= 0:  # (NaN too)
-        raise RuntimeError(f"eps must be non-negative, got: {eps:g}")
     common = result_type(x1, x2)
     if not common.is_floating_point:
         raise RuntimeError("expected common dtype to be floating point, yet common dtype is "
                            f"{_args.legacy(common)}")
+    if not eps >= 0:  # (NaN too)
+        raise RuntimeError(f"eps must be non-negative, got: {eps:g}")
     shape = broadcast_shapes(tuple(x1.shape), tuple(x2.shape))
     # only integer operands take the common dtype: a float32 one keeps its own (its norm
     # overflows there as torch's does), the mixed product promotes after

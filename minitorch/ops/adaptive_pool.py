@@ -342,6 +342,8 @@ def _check_input(name: str, input: Tensor, got: str, any_dtype: bool = False) ->
     floating dtype unless nothing is computed (``any_dtype``; ``got``: the words before the
     shape in torch's text)."""
     ndim, n = input.dim(), int(name[-2])
+    if name == "adaptive_avg_pool3d":  # (its emptiness first, its rank after)
+        _check_nonempty(name, input, "input", 1)
     if ndim not in (n + 1, n + 2):
         raise RuntimeError(f"{name}(): Expected {n + 1}D or {n + 2}D tensor, {got} "
                            f"{list(input.shape)}")
