@@ -174,6 +174,22 @@ class BackwardCFunction(Node, FunctionCtx):
                 return read(self)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
+    def __dir__(self) -> list[str]:
+        """Python's listing, with torch's names of what the node saved (``_saved_self``, and
+        ``_raw_saved_self`` for a tensor, ``_saved_dim``...) in place of minitorch's own
+        slots for them.
+
+        >>> [a for a in dir((minitorch.ones(2, requires_grad=True) * 2).grad_fn)
+        ...  if a.startswith(("_saved", "_raw_saved"))]
+        ['_raw_saved_other', '_raw_saved_self', '_saved_other', '_saved_self']
+        """
+        cls = type(self)
+        names = set(super().__dir__()) - {"_saved", "_saved_names", "_saved_number",
+                                          "_saved_values"}  # (minitorch's)
+        names.update(f"_saved_{n}" for n in (*cls._saved_names, *cls._saved_values))
+        names.update(f"_raw_saved_{n}" for n in cls._saved_names)
+        return sorted(names)
+
     def _saved_number(self) -> T.Tensor | None:
         """A number operand (``x * 2``'s 2) as torch saves it for ``_saved_other``: a 0-d
         tensor of its Python type's dtype (int64, float64, bool), freed with the graph."""
