@@ -498,3 +498,21 @@ def test_a_nodes_listing_names_what_it_saved_as_torch(op: str) -> None:
         node = eval(op, {"L": L, "x": x, "y": y}).grad_fn
         return sorted(a for a in dir(node) if a.startswith(("_saved", "_raw_saved")))
     assert_as_torch(fn)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("weight", [False, True])
+@pytest.mark.parametrize("needs", [(True, True), (False, True), (True, False)], ids=str)
+def test_group_norms_backward_with_a_bias_alone_fails_as_torch(dtype: str, weight: bool,
+                                                               needs: tuple) -> None:
+    """nn fuzz: ``group_norm(x, 2, bias=b)`` with ``b`` requiring grad gave gradients;
+    torch's backward reads the missing weight and fails ("tensor does not have a device")
+    in every dtype, not only for a half input with float32 parameters."""
+    def fn(L: Any) -> Any:
+        dt = getattr(L, dtype)
+        x = L.arange(8., dtype=dt).reshape(2, 4).requires_grad_(needs[0])
+        b = L.ones(4, dtype=dt, requires_grad=needs[1])
+        w = L.ones(4, dtype=dt, requires_grad=True) if weight else None
+        L.nn.functional.group_norm(x, 2, weight=w, bias=b).sum().backward()
+        return x.grad, b.grad
+    assert_as_torch(fn, assert_exact)

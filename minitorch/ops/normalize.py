@@ -128,10 +128,10 @@ _NO_DEVICE = "tensor does not have a device"  # group norm's: an undefined weigh
 
 
 def _check_mixed_bias_only(ctx: Any, weight: Tensor | None, message: str) -> None:
-    """torch's mixed-mode backward kernels take their parameters' dtype from the weight: with
-    none (a float32 bias alone) they fail, layer norm's always, group norm's where the bias
-    needs a gradient."""
-    if ctx.mixed and weight is None and (message != _NO_DEVICE or ctx.needs_input_grad[2]):
+    """torch's backward kernels that read the weight given a bias alone fail: layer norm's
+    mixed-mode one (its parameters' dtype taken from the weight), and group norm's, in any
+    dtype, where the bias needs a gradient."""
+    if weight is None and (ctx.needs_input_grad[2] if message == _NO_DEVICE else ctx.mixed):
         raise RuntimeError(message)
 
 
