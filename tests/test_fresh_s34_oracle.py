@@ -516,3 +516,18 @@ def test_group_norms_backward_with_a_bias_alone_fails_as_torch(dtype: str, weigh
         L.nn.functional.group_norm(x, 2, weight=w, bias=b).sum().backward()
         return x.grad, b.grad
     assert_as_torch(fn, assert_exact)
+
+
+@pytest.mark.parametrize("call", [
+    "F.binary_cross_entropy(L.full((1, 2), 0.5), L.ones(1, 2, dtype=L.float64), "
+    "weight=L.ones(1, 2, requires_grad=True))",
+    "F.binary_cross_entropy(L.full((1, 2), 0.5), L.ones(1, 2, dtype=L.int64), "
+    "weight=L.ones(1, 2, requires_grad=True))",
+    "F.binary_cross_entropy(L.full((1, 2), 0.5), L.ones(1, 2, dtype=L.float64), "
+    "weight=L.ones(1, 2))",
+    "F.binary_cross_entropy(L.full((1, 2), 0.5, dtype=L.int64), L.ones(1, 2), "
+    "weight=L.ones(1, 2, requires_grad=True))"])
+def test_binary_cross_entropy_refuses_a_weight_requiring_grad_first_as_torch(call: str) -> None:
+    """nn fuzz: a weight requiring grad beside a target of another dtype was refused for the
+    dtype; torch's autograd refuses the weight before its kernel compares the dtypes."""
+    assert_as_torch(lambda L: eval(call, {"L": L, "F": L.nn.functional}))

@@ -162,11 +162,11 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     if weight is not None:
         _args.python_attribute(weight, "size")  # torch's Python reads weight.size(), then
         weight = weight.expand(checked_broadcast_shapes((target.shape, weight.shape)))  # expands
+    if weight is not None:  # autograd's refusal, before the kernel's checks
+        not_differentiable("binary_cross_entropy", weight, "weight")
     if target.dtype is not input.dtype:  # the kernel's checks, after its Python's
         raise RuntimeError(f"Found dtype {_args.legacy(target.dtype)} but expected "
                            f"{_args.legacy(input.dtype)}")
-    if weight is not None:
-        not_differentiable("binary_cross_entropy", weight, "weight")
     floating_kernel("binary_cross_entropy", input.dtype, suffix="")
     _check_probabilities(input, target)
     if weight is not None:
