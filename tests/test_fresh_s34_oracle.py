@@ -531,3 +531,17 @@ def test_binary_cross_entropy_refuses_a_weight_requiring_grad_first_as_torch(cal
     """nn fuzz: a weight requiring grad beside a target of another dtype was refused for the
     dtype; torch's autograd refuses the weight before its kernel compares the dtypes."""
     assert_as_torch(lambda L: eval(call, {"L": L, "F": L.nn.functional}))
+
+
+@pytest.mark.parametrize("call", [
+    "L.clamp_max(x, None, out=L.zeros(2))", "L.clamp(x, L.zeros(2), 2.5, out=L.zeros(2))",
+    "L.clamp(x, -0.5, 2**64, out=L.zeros(2, dtype=L.int64))",
+    "L.clamp(x, min=1, max=L.ones(2), out=L.zeros(2))",
+    "L.clip(x, L.zeros(2), 2.5, out=L.zeros(2))", "L.clamp(x, 0, 1, out=L.zeros(2))",
+    "L.clamp_min(x, 'a', out=L.zeros(2))", "L.clamp_min(x, 2**64, out=L.zeros(2))",
+    "L.clamp(x.detach(), None, None, out=L.zeros(2))"])
+def test_clamps_parser_refuses_before_out_is_checked_as_torch(call: str) -> None:
+    """Math fuzz: ``clamp_max(x_requiring_grad, None, out=o)`` was refused for out= and
+    autograd; torch's parser refuses the None bound (and a tensor beside a number, a number
+    past what it reads) before anything out= is checked for."""
+    assert_as_torch(lambda L: eval(call, {"L": L, "x": L.ones(2, requires_grad=True)}))

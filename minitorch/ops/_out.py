@@ -1073,6 +1073,25 @@ def _lacks_required(fn: Callable, args: tuple, kwargs: dict) -> bool:
     return any(r not in given for r in required)
 
 
+def _clamp_parsed(fn: Callable, name: str, args: tuple, kwargs: dict, out: Any) -> None:
+    """torch's parser on a clamp's bounds, before anything out= is checked for: each a
+    tensor or a number (clamp's and clip's of one kind, numbers within what it reads); its
+    refusal names the call with its ``out=``."""
+    bounds = [*args[1:], *(v for k, v in kwargs.items() if k in ("min", "max"))]
+    if name in ("clamp", "clip"):
+        given = [b for b in bounds if b is not None]
+        fits = len({isinstance(b, Tensor) for b in given}) <= 1 and all(
+            isinstance(b, Tensor) or _args.is_real(b) for b in given)
+    else:
+        fits = len(bounds) == 1 and (isinstance(bounds[0], Tensor) or _args.is_real(bounds[0]))
+    if not fits:
+        raise _args.invalid_combination(name, args, *fn.torch_signatures,
+                                        keywords={**kwargs, "out": out})
+    numbers = [(b, key, i) for i, (key, b) in enumerate(zip(("min", "max") if name in (
+        "clamp", "clip") else (name[-3:],), bounds), 2) if type(b) is int]
+    _args.parsed(name, *(("number", b, key, i) for b, key, i in numbers))
+
+
 def _overload_of(name: str, kind: str, args: tuple, kwargs: dict) -> tuple:
     """The kind of ``out`` the overload a call of ``name`` matches takes, the op it runs
     (which autograd's refusal names) and the key of its kernel's dtype check
@@ -1153,6 +1172,8 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
             return fn(*args, out=out, **kwargs)  # no overload of this call takes this out
         if typed := _call_form.parameter_types(fn, name, args, kwargs):
             raise TypeError(typed)
+        if name in _CLAMPS:
+            _clamp_parsed(fn, name, args, kwargs, out)
         if not (isinstance(out, (tuple, list)) if many else isinstance(out, Tensor)):
             raise TypeError(f"{name}(): argument 'out' must be {called}, not "
                             f"{_args.type_name(out)}")
