@@ -545,3 +545,16 @@ def test_clamps_parser_refuses_before_out_is_checked_as_torch(call: str) -> None
     autograd; torch's parser refuses the None bound (and a tensor beside a number, a number
     past what it reads) before anything out= is checked for."""
     assert_as_torch(lambda L: eval(call, {"L": L, "x": L.ones(2, requires_grad=True)}))
+
+
+@pytest.mark.parametrize("call", [
+    "1 / L.tensor([-0.]).logcumsumexp(0)", "1 / L.tensor([-0., -0.]).logcumsumexp(0)",
+    "1 / L.tensor([[-0.]]).logcumsumexp(1)", "1 / L.tensor(-0.).logcumsumexp(0)",
+    "1 / L.tensor([-0.], dtype=L.float16).logcumsumexp(0)",
+    "L.func.jacfwd(lambda x: x.cumsum(-1).logcumsumexp(-1).log10())"
+    "(L.tensor([-0.], dtype=L.float64))"])
+def test_logcumsumexp_starts_from_minus_infinity_as_torch(call: str) -> None:
+    """Autograd fuzz: the jacfwd of ``log10(logcumsumexp(x))`` at ``x = [-0.]`` was -inf
+    for torch's inf: torch's running sum starts at -inf, so its first value is
+    ``logaddexp(-inf, -0.) = +0.`` (a 0-d input is returned as it is)."""
+    assert_as_torch(lambda L: eval(call, {"L": L}))

@@ -120,7 +120,9 @@ class Logcumsumexp(Op):
         out = xp.empty_like(x)
         total = None
         for i in range(x.shape[0]):
-            total = x[i] if total is None else _logaddexp(xp, total, x[i])
+            total = _logaddexp(xp, total, x[i]) if total is not None else \
+                x[i] + 0.0 if a.dim() else x[i]  # (torch's first is logaddexp(-inf, x):
+            # -0. becomes 0.; a 0-d input comes back as it is)
             setitem(xp, out, i, total)
         result = wrap(back(xp.astype(out, a._data.dtype)))
         ctx.dim = dim
