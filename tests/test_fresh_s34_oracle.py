@@ -558,3 +558,23 @@ def test_logcumsumexp_starts_from_minus_infinity_as_torch(call: str) -> None:
     for torch's inf: torch's running sum starts at -inf, so its first value is
     ``logaddexp(-inf, -0.) = +0.`` (a 0-d input is returned as it is)."""
     assert_as_torch(lambda L: eval(call, {"L": L}))
+
+
+@pytest.mark.parametrize("t2", ["L.tensor([6, 1], dtype=L.int8)", "L.tensor([4, 3], dtype=L.uint8)",
+                                "L.tensor([True, True])", "L.tensor([4, 3])",
+                                "L.tensor([4., 3.])"])
+@pytest.mark.parametrize("program", [
+    "L.addcdiv(L.ones(2), t1, t2, value=2).sum().backward(); out = t1.grad",
+    "out = L.func.jvp(lambda a: L.addcdiv(L.ones(2), a, t2), (t1.detach(),), (L.ones(2),))",
+    "out = L.func.jacfwd(lambda a: L.addcdiv(L.ones(2), a, t2))(t1.detach())",
+    "out = L.func.jacrev(lambda a: L.addcdiv(L.ones(2), a, t2))(t1.detach())"])
+def test_addcdivs_backward_by_an_integer_tensor2_fails_as_torch(t2: str, program: str) -> None:
+    """Math fuzz: ``addcdiv(x, t1, int8 t2)`` with ``t1`` requiring grad gave a gradient;
+    torch's backward formula computes ``value / tensor2`` into a tensor like ``tensor2``,
+    which refuses the float quotient; its forward formula (jvp, jacfwd) has no such step."""
+    def fn(L: Any) -> Any:
+        scope = {"L": L, "t1": L.ones(2, requires_grad=True), "t2": eval(t2, {"L": L}),
+                 "out": None}
+        exec(program, scope)
+        return scope["out"]
+    assert_as_torch(fn, assert_same)

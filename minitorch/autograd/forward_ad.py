@@ -501,7 +501,12 @@ def _jvps(cls: Any, args: tuple, kwargs: dict, tangents: list, record: bool) -> 
         live = [o for o in outs if o.requires_grad]
         us = [internal_leaf(o.detach().mul(0)._set_requires_grad(True)) for o in live]
         wrt = [i for i, t in zip(inputs, tangents) if t is not None]
-        grads = autograd.grad(live, wrt, grad_outputs=us, create_graph=True, allow_unused=True)
+        _deriving[0] += 1
+        try:
+            grads = autograd.grad(live, wrt, grad_outputs=us, create_graph=True,
+                                  allow_unused=True)
+        finally:
+            _deriving[0] -= 1
         total = None
         for g, t in zip(grads, [t for t in tangents if t is not None]):
             if g is not None:
@@ -514,6 +519,20 @@ def _jvps(cls: Any, args: tuple, kwargs: dict, tangents: list, record: bool) -> 
     by_output = dict(zip(map(id, live), jvps))
     return [_zero_if_none(by_output.get(id(o)), o, record) if o.requires_grad else None
             for o in outs]
+
+
+_deriving = [0]  # backward passes now run to derive an op's tangent (see _jvps)
+
+
+def deriving_tangent() -> bool:
+    """Whether the backward now running derives a forward-mode tangent: an op whose backward
+    formula refuses what its forward formula takes (addcdiv's of an integer tensor2) lets
+    it through then.
+
+    >>> deriving_tangent()
+    False
+    """
+    return bool(_deriving[0])
 
 
 def internal_leaf(t: T.Tensor) -> T.Tensor:

@@ -20,6 +20,7 @@ from .. import _args, _call_form
 from .._creation import ones_like
 from .._dtype import can_cast, result_type
 from .._tensor import Tensor, broadcast_shapes, check_inplace_allowed, check_output_shape
+from ..autograd import forward_ad
 from ..backend import cpu_math, namespace
 from . import _fused
 from ._base import Op, check_same_device, like, wrap
@@ -274,6 +275,11 @@ class Addcdiv(_Addc):
     def backward(ctx: Any, g: Tensor) -> tuple:
         t1, t2 = ctx.saved_tensors
         value, (ma, m1, m2), need = ctx._saved_value, ctx.metas, ctx.needs_input_grad
+        if need[1] and not t2.dtype.is_floating_point and not forward_ad.deriving_tangent():
+            # torch's backward formula's value / tensor2 is
+            raise RuntimeError(  # empty_like(tensor2).fill_(value).div_(tensor2)
+                "result type Float can't be cast to the desired output type "
+                f"{_args.legacy(t2.dtype)}")
         return (_reduce(g, ma),
                 _reduce(g * (value / t2), m1) if need[1] else None,
                 _reduce(-g * (value * t1 / (t2 * t2)), m2) if need[2] else None)
