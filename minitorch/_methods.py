@@ -42,6 +42,7 @@ from ._tensor import (
     check_no_overlap,
     check_output_shape,
     check_partial_overlap,
+    expanded,
     expanded_shape,
     view_refusal,
     warn_expanded,
@@ -920,9 +921,9 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
             check_partial_overlap(view._data, value)
     if _batched_function.captured(self):
         raise _batched_function.captured_refusal(_write_name(self, key, value))
-    if _write_name(self, key, value) == "aten::index_put_":  # (a mask and one value: its
-        warn_expanded(self, "index_put_", "tensor[indices] = tensor")  # masked_fill_ too)
-        if fills_mask:
+    if expanded(self) and _write_name(self, key, value) == "aten::index_put_":  # (a mask
+        warn_expanded(self, "index_put_", "tensor[indices] = tensor")  # and one value: its
+        if fills_mask:  # masked_fill_ too)
             warn_expanded(self, "masked_fill_")
     self._inplace(_write_op(self, key, dims).apply, value, key=key, overlap=False,
                   fills=True)  # (torch's index_put_ writes the places it names, into an
@@ -963,7 +964,7 @@ def _write_name(self: Tensor, key: tuple, value: Any) -> str:
     if any(getattr(k, "ndim", 0) or getattr(getattr(k, "dtype", None), "kind", "") == "b"
            for k in key):
         return "aten::index_put_"  # (a mask, even a 0-d one, is an index)
-    part = self._data[key].ndim
+    part = self._data[key if any(k is Ellipsis for k in key) else (*key, Ellipsis)].ndim
     single = not isinstance(value, Tensor) or not value.dim()
     return "aten::fill_.Tensor" if single and part else "aten::copy_"
 

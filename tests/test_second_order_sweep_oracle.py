@@ -390,9 +390,10 @@ EXCLUDED: dict[str, str] = {
     "ReshapeAlias": "reshape's view under no_grad: no graph to differentiate twice",
     "Upsample": "the base of the Upsample* ops, never applied itself",
     "I1": "i0's derivative (torch's special_i1, not public here): I0 runs it",
-    **dict.fromkeys(["Unique2", "UniqueDim", "UniqueConsecutive", "FloorDivide", "Histogram"],
+    **dict.fromkeys(["Unique2", "UniqueDim", "UniqueConsecutive", "FloorDivide",
+                     "FloorDivideInplace", "Histogram"],
                     "not differentiable in torch (no derivative for _unique2 / unique_dim / "
-                    "unique_consecutive / floor_divide / histogram)"),
+                    "unique_consecutive / floor_divide(_) / histogram)"),
     "RemainderNumber": "not differentiable in torch (no derivative for remainder of a number by "
                        "a tensor): test_bad_input_fuzz21c_oracle.py checks that backward refuses",
     "Geqrf": "not differentiable in torch (the derivative for 'geqrf' is not implemented)",

@@ -179,6 +179,7 @@ class BackwardCFunction(Node, FunctionCtx):
         ``_raw_saved_self`` for a tensor, ``_saved_dim``...) in place of minitorch's own
         slots for them.
 
+        >>> import minitorch
         >>> [a for a in dir((minitorch.ones(2, requires_grad=True) * 2).grad_fn)
         ...  if a.startswith(("_saved", "_raw_saved"))]
         ['_raw_saved_other', '_raw_saved_self', '_saved_other', '_saved_self']
