@@ -578,3 +578,13 @@ def test_addcdivs_backward_by_an_integer_tensor2_fails_as_torch(t2: str, program
         exec(program, scope)
         return scope["out"]
     assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize("call", ["L.clamp(x, 300, 1j, out=L.zeros(2))",
+                                  "L.clamp_min(x, 1j, out=L.zeros(2))",
+                                  "L.clamp(x.detach(), 300, 1j, out=L.zeros(2))"])
+def test_a_complex_bound_is_a_number_to_clamps_parser_as_torch(call: str) -> None:
+    """Math fuzz (seed 3405): ``clamp(x_requiring_grad, 300, 1j, out=o)`` was refused as an
+    invalid combination; torch's parser takes a complex as a Number, so out= and autograd
+    refuse it next."""
+    assert_as_torch(lambda L: eval(call, {"L": L, "x": L.ones(2, requires_grad=True)}))

@@ -1080,16 +1080,20 @@ def _clamp_parsed(fn: Callable, name: str, args: tuple, kwargs: dict, out: Any) 
     bounds = [*args[1:], *(v for k, v in kwargs.items() if k in ("min", "max"))]
     if name in ("clamp", "clip"):
         given = [b for b in bounds if b is not None]
-        fits = len({isinstance(b, Tensor) for b in given}) <= 1 and all(
-            isinstance(b, Tensor) or _args.is_real(b) for b in given)
+        fits = len({isinstance(b, Tensor) for b in given}) <= 1 and all(map(_bound, given))
     else:
-        fits = len(bounds) == 1 and (isinstance(bounds[0], Tensor) or _args.is_real(bounds[0]))
+        fits = len(bounds) == 1 and _bound(bounds[0])
     if not fits:
         raise _args.invalid_combination(name, args, *fn.torch_signatures,
                                         keywords={**kwargs, "out": out})
     numbers = [(b, key, i) for i, (key, b) in enumerate(zip(("min", "max") if name in (
         "clamp", "clip") else (name[-3:],), bounds), 2) if type(b) is int]
     _args.parsed(name, *(("number", b, key, i) for b, key, i in numbers))
+
+
+def _bound(value: Any) -> bool:
+    """Whether torch's parser takes ``value`` as a clamp's bound: a tensor or a Number."""
+    return isinstance(value, (Tensor, complex)) or _args.is_real(value)
 
 
 def _overload_of(name: str, kind: str, args: tuple, kwargs: dict) -> tuple:
