@@ -472,6 +472,23 @@ class BatchedTensor:
             dim = tuple(range(self.dim()))
         return BatchedTensor(getattr(self.value, name)(self._dims(dim), keepdim=keepdim))
 
+    def flip(self, *dims: Any) -> BatchedTensor:
+        """torch's rule: the example's dims moved past the batch. A 0-d example's dim (0 or
+        -1, as a 0-d tensor takes them) becomes the batch's dim 1, which its rule then finds
+        out of range."""
+        dims = tuple(dims[0]) if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims
+        if not dims or not all(isinstance(d, int) and not isinstance(d, bool) for d in dims):
+            raise Unbatched("flip")
+        if self.dim() == 0:
+            if not all(d in (0, -1) for d in dims):
+                raise Unbatched("flip")  # (the example's own refusal)
+            raise Raised(IndexError("Dimension out of range (expected to be in range of "
+                                    "[-1, 0], but got 1)"))
+        try:
+            return BatchedTensor(self.value.flip(self._dims(dims)))
+        except RuntimeError as error:  # (its refusal names the batch's dims, as torch's)
+            raise Raised(error) from None
+
     def softmax(self, dim: int, dtype: Any = None) -> BatchedTensor:
         return BatchedTensor(self.value.softmax(_shift(dim, self.dim()), dtype=dtype))
 

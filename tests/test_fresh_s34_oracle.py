@@ -588,3 +588,18 @@ def test_a_complex_bound_is_a_number_to_clamps_parser_as_torch(call: str) -> Non
     invalid combination; torch's parser takes a complex as a Number, so out= and autograd
     refuse it next."""
     assert_as_torch(lambda L: eval(call, {"L": L, "x": L.ones(2, requires_grad=True)}))
+
+
+@pytest.mark.parametrize("call", [
+    "L.func.vmap(lambda x: x.flip(-1))(L.ones(3))", "L.func.vmap(lambda x: x.flip(0))(L.ones(3))",
+    "L.func.vmap(lambda x: x.flip(5))(L.ones(3))",
+    "L.func.vmap(lambda x: x.flip(-1))(L.arange(6.).reshape(2, 3))",
+    "L.func.vmap(lambda x: x.flip((0, 1)))(L.arange(12.).reshape(2, 2, 3))",
+    "L.func.vmap(lambda x: x.flip(0, 0))(L.ones(2, 3))",
+    "L.func.vmap(lambda x: x.flip(-1))(L.arange(6., requires_grad=True).reshape(2, 3))"
+    ".grad_fn.name()"])
+def test_vmap_flips_by_torchs_rule(call: str) -> None:
+    """Autograd fuzz (seeds 3402-3405): under vmap, ``x.flip(-1)`` of 0-d examples returned;
+    torch's flip rule reads the example's dim 0 (or -1) as the batch's dim 1 and finds it out
+    of range; other examples flip once on the batch (FlipBackward0)."""
+    assert_as_torch(lambda L: eval(call, {"L": L}))
