@@ -98,8 +98,6 @@ def refuse_batched_mask(mask: Any) -> None:
                       "https://github.com/pytorch/pytorch/issues if you need this feature.")
 
 
-
-
 def each_example(call: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
     """torch's fallback for an op with no batching rule: ``call`` on each example of its
     batched operands, the results stacked into a batch. ``func`` then goes on with the batch,
