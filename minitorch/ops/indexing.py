@@ -249,12 +249,7 @@ def _count_arrays_as_torch(t: Tensor, key: Any) -> None:
     parts = key if isinstance(key, tuple) else (key,)
     if not any(map(_is_ndarray, parts)):
         return
-    count = 0
-    for p in parts:
-        if isinstance(p, Tensor):
-            count += p.dim() if _is_bool_mask(p) else 1
-        elif not (p is None or p is Ellipsis or isinstance(p, bool)):
-            count += 1
+    count = sum(1 if _is_ndarray(p) else _consumed(p) for p in parts)
     if count > t.dim():
         raise IndexError(f"too many indices for tensor of dimension {t.dim()}")
 
@@ -376,7 +371,7 @@ def byte_array(p: Any) -> Any:
     """
     if isinstance(p, list) and p and all(type(v).__name__ == "uint8" for v in p):
         p = _creation.as_array(p, None)
-    if type(p).__name__ == "ndarray" and (str(p.dtype) == "uint8" or (
+    if _is_ndarray(p) and (str(p.dtype) == "uint8" or (
             str(p.dtype) == "bool" and p.ndim)):  # (a mask of bools: the tensor too)
         return _creation.tensor(p)
     return p
@@ -385,7 +380,7 @@ def byte_array(p: Any) -> Any:
 def _zero_d_array(p: Any) -> Any:
     """A 0-d numpy array as torch's indexing reads it: a real one as its value truncated to an
     int, a bool one as a bool (numpy's scalars are refused, as torch's)."""
-    if type(p).__name__ != "ndarray" or p.ndim or _args.kind_of(p.dtype) not in (
+    if not _is_ndarray(p) or p.ndim or _args.kind_of(p.dtype) not in (
             "bool", "int", "float"):
         return p
     return bool(p) if _args.kind_of(p.dtype) == "bool" else int(p)
