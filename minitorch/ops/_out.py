@@ -279,7 +279,8 @@ BINARY_WITH_OUT = (
 # those whose result has their operands' promoted dtype, and whose own refusals come from
 # their kernel (after out's dtype is checked)
 _PROMOTED = frozenset({"bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
-                       "bitwise_right_shift", "remainder", "fmod", "floor_divide"})
+                       "bitwise_right_shift", "remainder", "fmod", "floor_divide", "nextafter",
+                       "hypot", "igamma", "igammac"})
 
 
 # the op an alias runs, which torch's autograd refusal names
@@ -828,7 +829,8 @@ def _kernel_checks_first(key: str, args: tuple, kwargs: dict, out: Tensor, grade
     product's, clamp's, cat's, index_select's and logsumexp's after (``graded``)."""
     kernel = (_product_writes(key, args, kwargs) or _clamp_writes(key, args, kwargs)
               or _cat_writes(key, args, kwargs) or _index_select_writes(key, args, kwargs)
-              or _logsumexp_writes(key, args, kwargs) if graded
+              or _logsumexp_writes(key, args, kwargs) or _pair_writes(key, args)
+              if graded
               else _softmax_writes(key, args, kwargs))
     if kernel is not None and kernel[1] is not out.dtype and not (
             _OUT_DTYPES.get(kernel[0], _EXACT)[0] and can_cast(kernel[1], out.dtype)):
@@ -865,6 +867,17 @@ def _cat_writes(key: str, args: tuple, kwargs: dict) -> tuple | None:
     if ranked:  # skipped, as torch's cat does)
         _args.dim(key, dim, ranked[0].dim())
     return key, D.result_type(*tensors)
+
+
+def _pair_writes(key: str, args: tuple) -> tuple | None:
+    """The kernel of gcd, lcm or logaddexp(2) of two tensors and the dtype it writes (their
+    promoted one), which TensorIterator casts into out once their shapes broadcast, before
+    the kernel refuses that dtype."""
+    if key not in ("gcd", "lcm", "logaddexp", "logaddexp2") or len(args) != 2 or not all(
+            isinstance(t, Tensor) for t in args):
+        return None
+    broadcast_pair(*args)
+    return key, D.result_type(*args)
 
 
 def _logsumexp_writes(key: str, args: tuple, kwargs: dict) -> tuple | None:
