@@ -925,8 +925,11 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
         warn_expanded(self, "index_put_", "tensor[indices] = tensor")  # and one value: its
         if fills_mask:  # masked_fill_ too)
             warn_expanded(self, "masked_fill_")
-    self._inplace(_write_op(self, key, dims).apply, value, key=key, overlap=False,
-                  fills=True)  # (torch's index_put_ writes the places it names, into an
+    recorded = grad_mode._state.grad_enabled and (  # (torch's copy_ records no write into
+        self.dtype.is_floating_point or _write_name(self, key, value) != "aten::copy_")  # an
+    with grad_mode._recording(recorded):  # integer or bool tensor)
+        self._inplace(_write_op(self, key, dims).apply, value, key=key, overlap=False,
+                      fills=True)  # (torch's index_put_ writes the places it names, into an
     # expand too; the whole tensor's overlap is not torch's check: the written part's is)
 
 

@@ -1082,17 +1082,28 @@ class Tensor(metaclass=_TensorType):
                 out = op(self, *others, **kwargs)
             self._write(out._data, fills)
             return self
-        if self._view_of is not None:
-            return self._inplace_on_view(op, others, kwargs, fills)
-        old = self._detached_copy()
-        old._grad_fn, old._output_nr, old._requires_grad = (
-            self._grad_fn, self._output_nr, self._requires_grad)
-        old._accumulator = self._accumulator
-        out = op(old, *others, **kwargs)
+        with self._writing():
+            if self._view_of is not None:
+                return self._inplace_on_view(op, others, kwargs, fills)
+            old = self._detached_copy()
+            old._grad_fn, old._output_nr, old._requires_grad = (
+                self._grad_fn, self._output_nr, self._requires_grad)
+            old._accumulator = self._accumulator
+            out = op(old, *others, **kwargs)
+            if out._grad_fn is not None and not self.dtype.is_floating_point:
+                autograd.function.refuse_saved_integer(out._grad_fn, old)
         self._write(out._data, fills)
-        self._take_grad_fn(out._grad_fn, out._output_nr)
+        if out._grad_fn is not None or self.dtype.is_floating_point:  # (copy_ records no
+            self._take_grad_fn(out._grad_fn, out._output_nr)  # write into an integer one)
         saved_as_written(out._grad_fn, self)
         return self
+
+    def _writing(self) -> contextlib.AbstractContextManager:
+        """The context of a recorded write into this tensor: an integer or bool one records
+        its ops' outputs (see ``function.writing_in_place``)."""
+        if self.dtype.is_floating_point:
+            return contextlib.nullcontext()
+        return autograd.function.writing_in_place()
 
     def _inplace_on_view(self, op: Callable[..., Tensor], others: tuple, kwargs: dict,
                          fills: bool | str = False) -> Tensor:
@@ -1113,6 +1124,8 @@ class Tensor(metaclass=_TensorType):
         old_root = root._history_alias()  # CopySlices copies it before the write below
         old_view = AsStridedView.apply(old_root, key=key)
         out = op(old_view, *others, **kwargs)
+        if out._grad_fn is not None and not self.dtype.is_floating_point:
+            autograd.function.refuse_saved_integer(out._grad_fn, old_view)
         self._check_write(out._data, fills)  # before CopySlices writes it into the base
         new_root = CopySlices.apply(old_root, out, key=key, overlapping=bool(fills) and (
             _distinct_key(self._data) is not None))

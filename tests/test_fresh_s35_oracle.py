@@ -29,3 +29,54 @@ def test_a_pairs_out_dtype_is_cast_checked_before_its_kernel_refuses_as_torch(
         return getattr(L, fn)(L.ones(2, dtype=getattr(L, a)), L.ones(2, dtype=getattr(L, b)),
                               out=o), o
     assert_as_torch(call, assert_same)
+
+
+def _grad_fn_name(t: Any) -> Any:
+    return t.grad_fn.name() if t.grad_fn is not None else None
+
+
+FIRST_WRITES = [
+    "x.le_(w)", "x.eq_(w[0])", "x.ge_(w)", "x.ne_(w)", "x.fill_(w[0])", "x.copy_(w)",
+    "x.masked_fill_(x > 1, w[0])", "x.index_fill_(0, L.tensor([1]), w[0])",
+    "x[1] = w[0]", "x[x > 1] = w[0]", "x[:] = w", "x[...] = w[0]", "x[None] = w[0]",
+    "x[1] = w", "x.logical_and_(w)", "x.add_(w)"]
+
+
+@pytest.mark.parametrize("write", FIRST_WRITES)
+@pytest.mark.parametrize("dtype", ["int64", "bool", "uint8"])
+@pytest.mark.parametrize("shape", [(2,), (2, 2)])
+def test_a_write_into_an_integer_tensor_by_a_value_requiring_grad_is_recorded_as_torch(
+        write: str, dtype: str, shape: tuple) -> None:
+    """Math and creation fuzz: ``int_tensor.le_(w)``, ``x[mask] = w0`` or ``x[1] = w0``
+    with ``w`` requiring grad left ``x`` without history; torch's in-place ops rebase the
+    written tensor's history whatever its dtype (only copy_ checks it), so ``x`` requires
+    grad (LeBackward1, IndexPutBackward0, CopySlices...)."""
+    def fn(L: Any) -> Any:
+        x = L.ones(shape, dtype=getattr(L, dtype))
+        w = L.tensor([0.5, 2.0], requires_grad=True)
+        exec(write, {"x": x, "w": w, "L": L})
+        return x, _grad_fn_name(x), x.is_leaf
+    assert_as_torch(fn)
+
+
+THEN = ["r.sum()", "r * 2", "r.float()", "r + w", "r.view(2)", "r[0]", "r.clone()",
+        "r.detach()", "r.float().sum().backward()", "L.autograd.grad((r + w).sum(), w)",
+        "r.backward(L.ones(2, dtype=L.long))", "r.requires_grad_(False)", "r.add_(1)",
+        "r.zero_()", "r.neg_()", "r.mul_(r)", "r.clamp_(0, 1)", "r.copy_(L.tensor([1., 2]))",
+        "r.logical_and_(r)", "r.numpy()", "r.tolist()", "r.argmax()", "r.le(1)",
+        "r.to(L.float64)", "r.int()", "L.cat([r, r])", "r.max(0)", "r.abs()", "r * w",
+        "r.sort()"]
+
+
+@pytest.mark.parametrize("then", THEN)
+def test_an_integer_tensor_that_requires_grad_is_used_as_torch_uses_it(then: str) -> None:
+    """After ``r = int_tensor.le_(w)`` (``r`` requires grad), torch refuses an op whose
+    integer output would record a gradient ("Autograd not support dtype: Long"), an in-place
+    op that saves r's old values, and any gradient that reaches r in backward (its engine's
+    internal assert); casts, detach, comparisons and float results go on."""
+    def fn(L: Any) -> Any:
+        w = L.tensor([1.0, 2.0], requires_grad=True)
+        r = L.tensor([1, 2]).le_(w)
+        out = eval(then, {"r": r, "w": w, "L": L})
+        return out if isinstance(out, L.Tensor) else type(out).__name__, r, _grad_fn_name(r)
+    assert_as_torch(fn)

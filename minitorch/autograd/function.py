@@ -38,7 +38,7 @@ from typing import Any
 
 from .. import _batched_function, course
 from .. import _tensor as T
-from .._args import type_name
+from .._args import legacy, type_name
 from ..backend import FLOAT_ERRORS, HOST_SCALARS, IGNORE_ALL, namespace, view_key
 from . import anomaly_mode, forward_ad, grad_mode, profiler, torch_events
 from .graph import (
@@ -796,7 +796,17 @@ def _link_outputs(node: BackwardCFunction, args: tuple, outs: tuple) -> list:
             elif _among(out, args):  # a view of it; one marked non-differentiable detached
                 out = out._alias() if differentiable or not out.requires_grad else \
                     out._output_alias()
-            if differentiable and out.dtype.is_floating_point:  # as torch's
+            cls = node._forward_cls
+            if differentiable and not out.dtype.is_floating_point and cls._trusted:
+                if _writing_in_place[0] and cls.records_integer_writes:
+                    _refuses_gradients(node)
+                else:
+                    if not _writing_in_place[0]:
+                        _refuse_integer_history(args, out)
+                    differentiable = False
+            elif differentiable and not out.dtype.is_floating_point:  # (a custom Function's)
+                differentiable = False
+            if differentiable:  # as torch's
                 out._set_grad_fn(node, nr)
                 if out._view_of is not None:  # the node is this version's grad_fn
                     out._view_of = (out._view_of[0], out._version_counter.value)
@@ -805,6 +815,69 @@ def _link_outputs(node: BackwardCFunction, args: tuple, outs: tuple) -> list:
         linked.append(out)
     _finish(node, linked)
     return linked
+
+
+# set while a built-in op writes in place: torch rebases the written tensor's history
+# whatever its dtype (its rebase_history checks none, set_history does), so an integer or bool
+# tensor written in place by a value that requires grad requires grad itself
+_writing_in_place = [False]
+
+
+@contextmanager
+def writing_in_place() -> Iterator[None]:
+    """Inside the block, a built-in op's output of an integer or bool dtype is recorded (it
+    is written in place into a tensor of that dtype), as torch's in-place ops record it; a
+    gradient that reaches its node fails.
+
+    >>> import minitorch
+    >>> x = minitorch.tensor([1, 2])
+    >>> x.le_(minitorch.tensor(1., requires_grad=True)).grad_fn.name()
+    'LeBackward1'
+    """
+    before = _writing_in_place[0]
+    _writing_in_place[0] = True
+    try:
+        yield
+    finally:
+        _writing_in_place[0] = before
+
+
+def _refuse_integer_history(args: tuple, out: T.Tensor) -> None:
+    """torch's set_history refusal: an op whose output of an integer or bool dtype would
+    record a gradient from an input of such a dtype that requires grad (one written in place
+    by a value that requires grad). An op of floating inputs gives such outputs without a
+    history (their gradient is not defined)."""
+    if any(isinstance(a, T.Tensor) and not a.dtype.is_floating_point and a.requires_grad
+           for a in args):
+        raise RuntimeError(f"Autograd not support dtype: {legacy(out.dtype)}")
+
+
+def refuse_saved_integer(node: Node, original: T.Tensor) -> None:
+    """torch's refusal of an in-place op into an integer or bool tensor that requires grad
+    (written in place by a value that does) whose node saved the tensor's old values: torch
+    records a copy of them first, which set_history refuses.
+
+    >>> import minitorch
+    >>> x = minitorch.tensor([1, 2]).le_(minitorch.tensor(1., requires_grad=True))
+    >>> x.mul_(x)
+    Traceback (most recent call last):
+    RuntimeError: Autograd not support dtype: Long
+    """
+    if original.requires_grad and any(saved is not None and saved._tensor is original
+                                      for saved in getattr(node, "_saved", None) or ()):
+        raise RuntimeError(f"Autograd not support dtype: {legacy(original.dtype)}")
+
+
+def _refuses_gradients(node: Node) -> None:
+    """``node``, the history of an integer or bool tensor (written in place by a value that
+    requires grad), fails when a gradient reaches it, as torch's engine fails casting the
+    gradient to that dtype."""
+    def refused(*args: Any) -> Any:
+        raise RuntimeError(
+            'isDifferentiableType(grad.scalar_type()) INTERNAL ASSERT FAILED at "/__w/pytorch/'
+            'pytorch/torch/csrc/autograd/engine.cpp":998, please report a bug to PyTorch. ')
+
+    node._apply = node._apply_arrays = node._backward = refused
 
 
 def _rebase_written_view(view: T.Tensor) -> None:

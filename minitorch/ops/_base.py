@@ -40,6 +40,8 @@ class Op(Function):
     _trusted = True
     index_operands: tuple[int, ...] = ()  # operands torch's node has no edge for (indices,
     # masks, conditions: never differentiable), left out of its next_functions
+    records_integer_writes = True  # written in place into an integer or bool tensor by a
+    # value that requires grad, recorded as torch records it (copy_ is not: it checks)
 
 
 wrap = Tensor._make

@@ -350,8 +350,6 @@ def _index_fill_checked(fn: str, input: Any, dim: Any, index: Any, value: Any) -
     if index.numel() and input.numel() and bool(index._xp.any(bad)):
         first = int(to_numpy(data).reshape(-1)[to_numpy(bad).reshape(-1)][0])
         raise IndexError(f"index {first} is out of bounds for dimension {d} with size {size}")
-    if isinstance(value, Tensor):  # its gradient would flow into an integer result
-        _args.differentiable_dtype(value, input.dtype)
     return _slices(input, d, index if input.numel() else index.reshape(-1)[:0]), value
 
 

@@ -67,6 +67,7 @@ class ConjPhysical_(Op):
 class Copy(Op):
     node_name = "CopyBackwards"
     _profile_name = "aten::copy_"
+    records_integer_writes = False
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, src: Tensor) -> Tensor:
@@ -86,6 +87,7 @@ class FillTensor(Copy):
 
     node_name = "FillBackward1"
     _profile_name = "aten::fill"
+    records_integer_writes = True
 
 
 class FillTensor_(Copy):
@@ -93,6 +95,7 @@ class FillTensor_(Copy):
 
     node_name = "FillBackward3"
     _profile_name = "aten::fill_"
+    records_integer_writes = True
 
 
 def _device_if_other(src: Tensor, dst: Tensor) -> Any:
