@@ -80,3 +80,21 @@ def test_an_integer_tensor_that_requires_grad_is_used_as_torch_uses_it(then: str
         out = eval(then, {"r": r, "w": w, "L": L})
         return out if isinstance(out, L.Tensor) else type(out).__name__, r, _grad_fn_name(r)
     assert_as_torch(fn)
+
+
+@pytest.mark.parametrize("op", ["x.prod()", "x.prod(0)", "x.prod(1)", "x.prod(-1, keepdim=True)",
+                                "x.cumprod(0)", "x.cumprod(1)", "x.prod().clamp(max=0)"])
+@pytest.mark.parametrize("data", [[[0.0, 2.0]], [[0.0], [2.0]], [[0.0, 2.0], [1.0, 3.0]],
+                                  [[2.0, 3.0]], [[0.0, 0.0]], [[-0.0]], [[3.0]],
+                                  [[float("nan")]]])
+def test_prod_and_cumprod_gradients_of_one_element_slices_have_no_graph_as_torch(
+        op: str, data: list) -> None:
+    """Autograd fuzz: ``x.prod().clamp(max=0)`` of ``x = [-0.]`` (or ``x.cumprod(-1)`` of
+    one element) gave a create_graph gradient that depended on ``x``; torch's prod_backward
+    through a slice of one element with a zero, and cumprod_backward along a dim of size 1,
+    return the incoming gradient itself, so a second grad is refused."""
+    def fn(L: Any) -> Any:
+        x = L.tensor(data, dtype=L.float64, requires_grad=True)
+        g, = L.autograd.grad(eval(op, {"x": x}).sum(), x, create_graph=True)
+        return g, L.autograd.grad(g.sum(), x, allow_unused=True, materialize_grads=True)
+    assert_as_torch(fn, assert_same)

@@ -123,8 +123,8 @@ class Cumprod(Op):
     def backward(ctx: Any, g: Tensor) -> tuple:
         a, out = ctx.saved_tensors
         g = cast_back(ctx, g)  # torch's formula runs in the input's dtype
-        if a.dim() == 0:
-            return (g,)
+        if a.numel() <= 1 or a.shape[ctx.dim] == 1:  # (torch's: the gradient itself, which
+            return (g,)  # depends on no input)
         if not bool(a._xp.any(a._data == 0)):  # torch's formula: sum_{j>=k} g_j out_j / a_k
             return (_reversed_cumsum(g * out, ctx.dim) / a,)
         return (_cumprod_backward_at_zeros(g, a, ctx.dim),)
@@ -228,6 +228,8 @@ def _prod_backward(g: Tensor, a: Tensor, result: Tensor, dim: int) -> Tensor:
     if not bool(a._xp.any(a._data == 0)):
         return g * (result / a)
     n = a.shape[dim]
+    if n == 1:  # (torch's products of no others: ones, which depend on no input)
+        return g
     ones = wrap(a._xp.ones(tuple(1 if k == dim else s for k, s in enumerate(a.shape)),
                            dtype=a._data.dtype))
     before = cumprod(cat([ones, a.narrow(dim, 0, n - 1)], dim), dim)
