@@ -98,3 +98,19 @@ def test_prod_and_cumprod_gradients_of_one_element_slices_have_no_graph_as_torch
         g, = L.autograd.grad(eval(op, {"x": x}).sum(), x, create_graph=True)
         return g, L.autograd.grad(g.sum(), x, allow_unused=True, materialize_grads=True)
     assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize("eps", [(), (0.0,), (0.2,)])
+@pytest.mark.parametrize("create_graph", [False, True])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_logits_gradient_at_zero_and_one_is_torchs(eps: tuple, create_graph: bool,
+                                                   dtype: str) -> None:
+    """Autograd fuzz: ``y.logit_()`` of ``[-0., 0., 1.]`` gave the gradient ``g / (x(1-x))``,
+    whose sign follows 0's; torch's kernel gives ``g * inf`` at 0 and 1 (its composite
+    formula, under create_graph, is the division)."""
+    def fn(L: Any) -> Any:
+        x = L.tensor([-0.0, 0.0, 1.0, 0.5, -0.1, 1.1, 0.0, 1.0], dtype=getattr(L, dtype),
+                     requires_grad=True)
+        g = L.tensor([-1.0, 1.0, -1.0, 2.0, 1.0, 1.0, 0.0, 0.0], dtype=getattr(L, dtype))
+        return L.autograd.grad((x.logit(*eps) * g).sum(), x, create_graph=create_graph)
+    assert_as_torch(fn, assert_same)

@@ -20,6 +20,7 @@ from typing import Any
 from .. import _args, _libm, _mkl
 from .._dtype import get_default_dtype
 from .._tensor import Tensor
+from ..autograd import grad_mode
 from ..backend import cpu_math, half_via_float
 from ._base import Op, example, public_unary, wrap
 from .pointwise import _ParametrizedUnary, _unary, where
@@ -282,7 +283,10 @@ class Logit(_ParametrizedUnary):
     def gradient(g: Tensor, x: Tensor, eps: float | None) -> Tensor:
         low, high = (0.0, 1.0) if eps is None else (eps, 1.0 - eps)
         outside = 0.0 if eps is not None else math.nan
-        return where((x >= low) & (x <= high), g / (x * (1.0 - x)), outside)
+        inside = g / (x * (1.0 - x))
+        if not grad_mode.is_grad_enabled():  # torch's kernel (its composite formula under
+            inside = where((x == 0) | (x == 1), g * math.inf, inside)  # create_graph): g * inf
+        return where((x >= low) & (x <= high), inside, outside)  # at 0 and 1, whatever 0's sign
 
 
 def _logit_array(xp: Any, x: Any, eps: float | None) -> Any:
