@@ -114,3 +114,24 @@ def test_logits_gradient_at_zero_and_one_is_torchs(eps: tuple, create_graph: boo
         g = L.tensor([-1.0, 1.0, -1.0, 2.0, 1.0, 1.0, 0.0, 0.0], dtype=getattr(L, dtype))
         return L.autograd.grad((x.logit(*eps) * g).sum(), x, create_graph=create_graph)
     assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize("op", ["q.mul_(d)", "q.add_(d)", "q.copy_(d)", "q.sub_(d, alpha=2)",
+                                "q.clamp_(d)", "q.addcmul_(d, d)", "q.mul_(d.float())",
+                                "q.masked_fill_(q > 0, d[0, 0])", "q.fill_(d[0, 0])",
+                                "q.mul_(d.detach())", "q.lerp_(d, 0.5)"])
+def test_an_in_place_op_by_a_dual_tensor_whose_tangent_requires_grad_records_as_torch(
+        op: str) -> None:
+    """Autograd fuzz: ``q.mul_(d)`` with ``d``'s tangent requiring grad gave ``q`` a tangent
+    without a graph; torch's tangent formula is recorded where a tangent requires grad, as
+    where a primal does."""
+    def fn(L: Any) -> Any:
+        fa = L.autograd.forward_ad
+        p = L.tensor([[1.75, 1.36], [-0.89, 1.44]], dtype=L.float64)
+        with fa.dual_level():
+            d = fa.make_dual(p, L.ones_like(p).requires_grad_())
+            q = L.tensor([[0.14, -0.64], [-0.72, -0.54]])
+            exec(op, {"q": q, "d": d})
+            tangent = fa.unpack_dual(q).tangent
+            return q.detach(), tangent.requires_grad, tangent.detach().to(L.float64)
+    assert_as_torch(fn, assert_same)

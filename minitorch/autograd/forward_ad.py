@@ -629,8 +629,10 @@ def inplace(t: T.Tensor, op: Any, others: tuple, kwargs: dict, ufunc: Any) -> T.
     for tangent in t.__dict__.get("_fw_tangents", {}).values():
         T.check_inplace_allowed(tangent)
     # torch's tangent formula reads self's old values: in its graph where that is recorded
+    # (a primal or a tangent requires grad)
     record = grad_mode._state.grad_enabled and any(
-        isinstance(v, T.Tensor) and v.requires_grad for v in (t, *others))
+        isinstance(v, T.Tensor) and v.requires_grad for v in
+        (t, *others, *(tangent_of(v) for v in (t, *others))))
     with _suspended():
         old = copy_tangents(t, t.clone() if record else
                             T.Tensor._make(t._xp.asarray(t._data, copy=True)))
