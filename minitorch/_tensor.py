@@ -1423,6 +1423,23 @@ def check_no_overlap(written: Tensor, source: Tensor) -> None:
         raise overlap_error()
 
 
+def shares_memory(a: Tensor, b: Tensor) -> bool:
+    """Whether ``a`` and ``b`` (neither empty) share memory: their bytes intersect where both
+    lie densely, else where they view the same tensor's memory.
+
+    >>> x = minitorch.zeros(2, 3)
+    >>> shares_memory(x, x.t()), shares_memory(x[0], x[1]), shares_memory(x, x.clone())
+    (True, False, False)
+    """
+    if not (a._data.size and b._data.size):
+        return False
+    spans = _byte_span(a._data), _byte_span(b._data)
+    if None in spans:
+        return a._memory_root() is b._memory_root()
+    (a0, a1), (b0, b1) = spans
+    return a0 < b1 and b0 < a1
+
+
 def overlap_error() -> RuntimeError:
     """torch's refusal of a write whose source shares memory with its destination."""
     return RuntimeError("unsupported operation: some elements of the input tensor and the "

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+import minitorch as mt
 from tests.oracle import assert_as_torch, assert_same
 
 DTYPES = ["float32", "int64", "bool"]
@@ -135,3 +136,32 @@ def test_an_in_place_op_by_a_dual_tensor_whose_tangent_requires_grad_records_as_
             tangent = fa.unpack_dual(q).tangent
             return q.detach(), tangent.requires_grad, tangent.detach().to(L.float64)
     assert_as_torch(fn, assert_same)
+
+
+ALIASED_PRODUCTS = ["L.matmul(t.t(), t, out=t)", "L.mm(t.t(), t, out=t)",
+                    "L.mm(s, s, out=s)", "L.mm(s, s.clone(), out=s)", "L.mv(s, s[0], out=s[1])",
+                    "L.bmm(b, b, out=b)", "L.addmm(s.clone(), s, s.clone(), out=s)",
+                    "L.addmv(s[0].clone(), s, s[0], out=s[0])", "L.matmul(s, s.t(), out=s)"]
+
+
+@pytest.mark.parametrize("call", ALIASED_PRODUCTS)
+def test_a_product_into_an_out_sharing_memory_with_a_factor_is_refused(call: str) -> None:
+    """Math fuzz: ``matmul(t.t(), t, out=t)`` gave the product; torch reads the factor after
+    it resized or zeroed out, and gives zeros (bmm and addmm give other values: their
+    kernels' order of reads and writes). minitorch refuses it and says what to do."""
+    scope = {"L": mt, "t": mt.ones(1, 3), "s": mt.ones(2, 2), "b": mt.ones(2, 2, 2)}
+    with pytest.raises(RuntimeError, match=r"out= shares memory with an input.*pass an out"):
+        eval(call, scope)
+
+
+@pytest.mark.parametrize("call", ["L.addmm(s, s.clone(), s.clone(), out=s)",
+                                  "L.baddbmm(b, b.clone(), b.clone(), out=b)",
+                                  "L.mm(t[:, :1], t[:, 1:2], out=t[:, 2:])",
+                                  "L.mm(t[:, :1], t[:, :1], out=t[:, 2:])"])
+def test_a_product_whose_out_is_only_its_added_input_or_apart_runs_as_torch(call: str) -> None:
+    """An out that is addmm's added input (BLAS scales it in place), or that shares no
+    bytes with the factors, is torch's product, as are shape refusals before the check."""
+    def fn(L: Any) -> Any:
+        scope = {"L": L, "t": L.ones(1, 3), "s": L.ones(2, 2), "b": L.ones(2, 2, 2)}
+        return eval(call, scope)
+    assert_as_torch(fn)

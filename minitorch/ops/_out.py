@@ -19,7 +19,13 @@ from typing import Any
 from .. import _args, _batched_function, _call_form
 from .. import _dtype as D
 from .._dtype import can_cast
-from .._tensor import Tensor, broadcast_pair, check_internal_overlap, check_output_shape
+from .._tensor import (
+    Tensor,
+    broadcast_pair,
+    check_internal_overlap,
+    check_output_shape,
+    shares_memory,
+)
 from ..autograd import grad_mode
 from ..autograd.grad_mode import is_grad_enabled
 
@@ -954,6 +960,27 @@ def _product_writes(key: str, args: tuple, kwargs: dict) -> tuple | None:
     return None
 
 
+# the products torch computes with BLAS straight into out: an input sharing out's memory is
+# read after out is written (zeroed, or resized to new memory) or while it is
+_BLAS_PRODUCTS = frozenset({"mm", "bmm", "mv", "matmul", "addmm", "addmv", "addbmm",
+                            "baddbmm"})
+
+
+def _refuse_aliased_out(name: str, args: tuple, kwargs: dict, out: Tensor) -> None:
+    """minitorch's refusal of a product whose ``out`` shares memory with a factor: torch
+    gives values that depend on its kernel's order of reads and writes (zeros from mm),
+    which no formula states. (addmm's and the others' added ``input`` may be out: BLAS
+    scales it in place.)"""
+    added = name.startswith(("add", "baddbmm"))
+    factors = (*args[added:], *(v for k, v in kwargs.items() if k != "input" or not added))
+    if any(isinstance(a, Tensor) and shares_memory(a, out) for a in factors):
+        raise RuntimeError(
+            f"{name}(): out= shares memory with an input; torch reads that input while or "
+            "after it writes out, so its result is not the product (often zeros). minitorch "
+            "refuses it: pass an out that shares no memory with the inputs, or leave out= off "
+            "and copy the result.")
+
+
 def _extremum_of_none(name: str, input: Tensor) -> Tensor:
     """torch's ``max(input, out=)`` and ``min``'s of an empty input, whose kernel into out
     checks no size: the reduction's identity (max's lowest value of the dtype, -inf for a
@@ -1237,6 +1264,8 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
                         name=refused)
             else:
                 result = fn(*args, **kwargs)
+        if key in _BLAS_PRODUCTS:  # (once the product's own checks passed)
+            _refuse_aliased_out(name, args, kwargs, outs[0])
         if key == "max_all" and result.dtype is not outs[0].dtype is not D.float16:  # torch
             _args.assigned(result.item(), outs[0].dtype)  # fills out: a checked conversion
             # (but float16's, which rounds to inf)
