@@ -480,8 +480,7 @@ class BatchedTensor:
         if self.dim() == 0:
             if not all(d in (0, -1) for d in dims):
                 raise Unbatched("flip")  # (the example's own refusal)
-            raise Raised(IndexError("Dimension out of range (expected to be in range of "
-                                    "[-1, 0], but got 1)"))
+            raise Raised(_batched_function.zero_dim_flip_error())
         try:
             return BatchedTensor(self.value.flip(self._dims(dims)))
         except RuntimeError as error:  # (its refusal names the batch's dims, as torch's)

@@ -103,6 +103,46 @@ def transforming(kind: str) -> Iterator[None]:
         _state.level = outer
 
 
+def tangents_batched() -> bool:
+    """Whether the innermost jvp-kind transform runs inside a vmap (jacfwd's columns, the
+    forward half of hessian): torch's tangents are then batched tensors, which its vmap
+    rules see.
+
+    >>> with transforming("vmap"), transforming("forward"):
+    ...     tangents_batched()
+    True
+    """
+    kinds = _kinds()
+    forward = max((i for i, k in enumerate(kinds) if k == "forward"), default=0)
+    return "vmap" in kinds[:forward]
+
+
+_cotangent_rows = [0]  # jacrev's backward passes now running, one per row of its batch
+
+
+@contextmanager
+def cotangents_batching() -> Iterator[None]:
+    """While jacrev runs its backward once per row, where torch's vmap runs it once on the
+    batch of rows: torch's backward formulas then see batched cotangents."""
+    _cotangent_rows[0] += 1
+    try:
+        yield
+    finally:
+        _cotangent_rows[0] -= 1
+
+
+def cotangents_batched() -> bool:
+    """Whether a backward formula runs on what torch's jacrev batches (see
+    :func:`cotangents_batching`)."""
+    return bool(_cotangent_rows[0])
+
+
+def zero_dim_flip_error() -> IndexError:
+    """torch's vmap rule for flip of a 0-d example: its dim (0 or -1) is read as the batch's
+    dim 1, out of range."""
+    return IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
+
+
 def vmap_level() -> int:
     """torch's number of the innermost vmap running: its depth among the transforms (grad,
     jvp, vmap; linearize's trace is none), as vmap's messages name it.

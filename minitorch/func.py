@@ -440,14 +440,15 @@ def _rows(outputs: list, k: int, x: Any) -> list:
         return []
     rows = []
     flat = outputs[k].reshape(-1)
-    for i in range(flat.numel()):
-        if len(outputs) == 1:
-            (g,) = _gradients([flat[i]], [x])
-        else:
-            cotangents = [minitorch.zeros_like(o) for o in outputs]
-            cotangents[k].view(-1)[i] = 1
-            (g,) = _gradients(outputs, [x], cotangents)
-        rows.append(g)
+    with _batched_function.cotangents_batching():
+        for i in range(flat.numel()):
+            if len(outputs) == 1:
+                (g,) = _gradients([flat[i]], [x])
+            else:
+                cotangents = [minitorch.zeros_like(o) for o in outputs]
+                cotangents[k].view(-1)[i] = 1
+                (g,) = _gradients(outputs, [x], cotangents)
+            rows.append(g)
     return rows
 
 

@@ -165,3 +165,18 @@ def test_a_product_whose_out_is_only_its_added_input_or_apart_runs_as_torch(call
         scope = {"L": L, "t": L.ones(1, 3), "s": L.ones(2, 2), "b": L.ones(2, 2, 2)}
         return eval(call, scope)
     assert_as_torch(fn)
+
+
+@pytest.mark.parametrize("transform", ["jacfwd", "jacrev", "hessian"])
+@pytest.mark.parametrize("body", ["x.sum().flip(0)", "x.sum().flip(-1)",
+                                  "L.flip(x.sum(), (0,))", "x.median().logit().flip(-1) * x",
+                                  "x.flip(0)", "x.sum().flip(())"])
+def test_flip_of_a_0d_tensor_under_a_jacobian_transform_is_refused_as_torch(
+        transform: str, body: str) -> None:
+    """Autograd fuzz: ``jacfwd(lambda x: ... x.median().flip(-1))`` returned; torch's
+    jacfwd/jacrev vmap their tangents/cotangents, and vmap's flip rule reads a 0-d example's
+    dim as the batch's dim 1, out of range."""
+    def fn(L: Any) -> Any:
+        f = eval(f"lambda x: {body}", {"L": L})
+        return getattr(L.func, transform)(f)(L.tensor([1.25, 0.5, 0.75]))
+    assert_as_torch(fn, assert_same)

@@ -304,6 +304,7 @@ def apply_op(cls: Any, args: tuple, kwargs: dict) -> Any:
     if any(t is not None for t in tangents):
         _check_formula(cls)
         _check_formula_op(cls, args, tangents)
+        _check_batched_rule(cls, args, kwargs)
     with _outer():
         outputs = cls.apply(*args, **kwargs)
         if all(t is None for t in tangents):
@@ -318,6 +319,16 @@ def apply_op(cls: Any, args: tuple, kwargs: dict) -> Any:
         if tangent is not None:
             give(out, level, tangent)
     return outputs
+
+
+def _check_batched_rule(cls: Any, args: tuple, kwargs: dict) -> None:
+    """torch's vmap rule of an op on jacfwd's batched tangents where it refuses what the op
+    takes alone: flip of a 0-d tensor along its dim (read as the batch's dim 1)."""
+    from ..ops.scan import Flip
+
+    if cls is Flip and not args[0].dim() and kwargs["dims"] and \
+            _batched_function.tangents_batched():
+        raise _batched_function.zero_dim_flip_error()
 
 
 def _check_formula(cls: Any) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .. import _args, _call_form
+from .. import _args, _batched_function, _call_form
 from .._dtype import int64
 from .._tensor import Tensor, check_inplace_allowed
 from ..backend import c_order, half_via_float
@@ -37,10 +37,13 @@ class Flip(Op):
         ctx.dims = dims
         xp = a._xp
         # a copy, as torch's (numpy's flip is a view: a later write to ``a`` would show)
-        return wrap(xp.asarray(xp.flip(a._data, axis=dims) if dims else a._data, copy=True))
+        return wrap(xp.asarray(xp.flip(a._data, axis=dims) if dims and a.dim() else a._data,
+                               copy=True))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
+        if not g.dim() and ctx.dims and _batched_function.cotangents_batched():  # torch's
+            raise _batched_function.zero_dim_flip_error()  # vmap rule: jacrev's 0-d row
         return (Flip.apply(g, dims=ctx.dims),)
 
 
@@ -55,7 +58,7 @@ def flip(input: Tensor, *dims: Any) -> Tensor:
     _args.tensor_args("flip", (input, "input", 1))
     given = _args.sizes("flip", dims, "dims", check_negative=False, position=2)
     wrapped = _args.dims("flip", list(given), input.dim())  # each in range, then no repeat
-    return Flip.apply(input, dims=tuple(d for d in wrapped if input.dim()))
+    return Flip.apply(input, dims=tuple(wrapped))  # (a 0-d input's dim: 0, flipping nothing)
 
 
 @_call_form.parser_types(dims="int[]")
