@@ -21,7 +21,8 @@ def _inputs(L: Any) -> dict:
     return {"L": L, "x": leaf([[0.5, -1., 2.], [1.5, 0.25, -0.5]]),
             "y": leaf([[1., 2., 3.], [4., 5., 6.]]),
             "s": leaf([[3., 1., 0.5], [-1., 2., 0.25], [0.5, -0.5, 4.]]),
-            "v": leaf([1., -2., 0.5]), "w": leaf([[[1., 2.], [3., 4.]], [[5., 6.], [7., 8.]]])}
+            "v": leaf([1., -2., 0.5]), "w": leaf([[[1., 2.], [3., 4.]], [[5., 6.], [7., 8.]]]),
+            "c": L.tensor([[2., 0.5, -1.], [1., 1., 3.], [0., -2., 1.5]])}  # (no grad)
 
 
 def _shown(value: Any) -> Any:
@@ -80,3 +81,38 @@ def test_a_raw_saved_tensor_of_none_refuses_hooks_as_torch() -> None:
         return node._raw_saved_self.register_hooks(lambda t: t, lambda t: t)
 
     assert_as_torch(program)
+
+
+PRODUCTS = [
+    "x @ y.t()", "x.mm(s)", "x.mm(c)", "c.mm(x.t())", "x.matmul(s.t())",
+    "L.nn.functional.linear(x, y)", "L.nn.functional.linear(x, s, v)", "L.addmm(s, s, c)",
+    "L.addmm(c, c, s.t(), beta=2, alpha=0.5)", "L.addmv(v, s, v)", "L.addmv(v, c, v, beta=3)",
+    "L.addr(s, v, v, alpha=2)", "L.baddbmm(w, w, w.mT)", "L.addbmm(w[0], w, w, beta=0.5)",
+]
+
+
+@pytest.mark.parametrize("expression", PRODUCTS)
+def test_a_matrix_product_shows_what_it_saved_as_torch(expression: str) -> None:
+    """mm's and addmm's nodes lacked torch's ``_saved_*_sym_sizes`` and ``_sym_strides``
+    (the strides only of an operand whose gradient is wanted, else ``()``) and addmm's
+    alpha and beta; addmv, addr, baddbmm and addbmm showed nothing, and saved both operands
+    where torch saves each only for the other's gradient."""
+    assert_as_torch(lambda L: _saved(L, expression))
+
+
+REDUCTIONS_AND_POINTWISE = [
+    "x.sum(-1)", "x.sum((-1, 0), keepdim=True)", "x.mean(-1)", "x.mean([0, -1])",
+    "x.max(-1)[0]", "x.min(0, keepdim=True)[0]", "x.amax()", "x.amax(-1)",
+    "x.amin((0, 1), keepdim=True)", "x.atan2(y)", "x.hypot(y)", "x.fmax(y)", "x.fmin(y)",
+    "x.logaddexp(y)", "x.logaddexp2(y)", "x.copysign(y)", "x.xlogy(y)", "x.clamp_min(0)",
+    "x.clamp_max(1)", "x.maximum(y)", "x.addcmul(y, y, value=2)",
+]
+
+
+@pytest.mark.parametrize("expression", REDUCTIONS_AND_POINTWISE)
+def test_a_reduction_or_binary_op_shows_what_it_saved_as_torch(expression: str) -> None:
+    """A reduction's negative dims read back wrapped (torch: as written, unsigned); amax and
+    amin lacked dim and keepdim; atan2, hypot, fmax, fmin, logaddexp(2), xlogy showed self
+    under ``_saved_other`` and other under ``_saved_self``, copysign the other operand as its
+    result; clamp_min and clamp_max listed both bounds."""
+    assert_as_torch(lambda L: _saved(L, expression))
