@@ -116,3 +116,20 @@ def test_a_reduction_or_binary_op_shows_what_it_saved_as_torch(expression: str) 
     under ``_saved_other`` and other under ``_saved_self``, copysign the other operand as its
     result; clamp_min and clamp_max listed both bounds."""
     assert_as_torch(lambda L: _saved(L, expression))
+
+
+@pytest.mark.parametrize("fn", ["addr", "addmv"])
+def test_an_operand_whose_gradient_is_not_wanted_is_not_saved_as_torch(fn: str) -> None:
+    """addr and addmv saved both operands: an in-place change of the one torch does not
+    save (only the other's gradient reads it) was refused at backward."""
+    def program(L: Any) -> Any:
+        a = L.ones(3, requires_grad=True)
+        first = a * 1
+        second = L.ones(3) if fn == "addr" else L.ones(3, 3)
+        out = L.addr(L.zeros(3, 3), first, second) if fn == "addr" else \
+            L.addmv(L.zeros(3), second, first)
+        first.add_(1)
+        out.sum().backward()
+        return a.grad
+
+    assert_as_torch(program)
