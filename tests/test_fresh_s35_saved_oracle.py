@@ -105,7 +105,8 @@ REDUCTIONS_AND_POINTWISE = [
     "x.max(-1)[0]", "x.min(0, keepdim=True)[0]", "x.amax()", "x.amax(-1)",
     "x.amin((0, 1), keepdim=True)", "x.atan2(y)", "x.hypot(y)", "x.fmax(y)", "x.fmin(y)",
     "x.logaddexp(y)", "x.logaddexp2(y)", "x.copysign(y)", "x.xlogy(y)", "x.clamp_min(0)",
-    "x.clamp_max(1)", "x.maximum(y)", "x.addcmul(y, y, value=2)",
+    "x.clamp_max(1)", "x.maximum(y)", "x.addcmul(y, y, value=2)", "x.sort()[0]",
+    "x.sort(0, descending=True)[0]", "x.topk(2)[0]", "x.topk(1, -2)[0]", "x.H",
 ]
 
 
@@ -114,7 +115,8 @@ def test_a_reduction_or_binary_op_shows_what_it_saved_as_torch(expression: str) 
     """A reduction's negative dims read back wrapped (torch: as written, unsigned); amax and
     amin lacked dim and keepdim; atan2, hypot, fmax, fmin, logaddexp(2), xlogy showed self
     under ``_saved_other`` and other under ``_saved_self``, copysign the other operand as its
-    result; clamp_min and clamp_max listed both bounds."""
+    result; clamp_min and clamp_max listed both bounds; sort and topk lacked the input's
+    sizes and showed their dim wrapped; ``x.H`` showed dims 0 and 1 (torch: -2, -1)."""
     assert_as_torch(lambda L: _saved(L, expression))
 
 
