@@ -216,7 +216,7 @@ def _conjugate_transpose(self: Tensor) -> Tensor:
         hint = " For batches of matrices, consider using tensor.mH" if self.dim() > 2 else ""
         raise RuntimeError("tensor.H is only supported on matrices (2-D tensors). Got "
                            f"{self.dim()}-D tensor.{hint}")
-    return self.transpose(0, 1)
+    return self.transpose(-2, -1)  # (torch's node shows these dims)
 
 
 def _batched_conjugate_transpose(self: Tensor, called: str = "mH") -> Tensor:

@@ -273,7 +273,7 @@ def permute(self: Tensor, *dims: Any) -> Tensor:
         seen.append(_args.wrap_dim(d, ndim))
         if seen[-1] in seen[:-1]:
             raise RuntimeError("permute(): duplicate dims are not allowed.")
-    return shape.Permute.apply(self, dims=tuple(seen))
+    return shape.Permute.apply(self, dims=tuple(seen), given=tuple(order))
 
 
 @_call_form.overloads("Tensor input, int source, int destination",
@@ -343,11 +343,11 @@ def _movedim_dims(source: Any, destination: Any) -> tuple[list, list]:
 def transpose(self: Tensor, dim0: int, dim1: int) -> Tensor:
     """Swap two dimensions."""
     order = list(range(self.dim()))
-    a, b = _args.integers("transpose", (dim0, "dim0", 1), (dim1, "dim1", 2))
-    a, b = _args.wrap_dim(a, self.dim()), _args.wrap_dim(b, self.dim())
+    given = _args.integers("transpose", (dim0, "dim0", 1), (dim1, "dim1", 2))
+    a, b = (_args.wrap_dim(d, self.dim()) for d in given)
     if order:  # a 0-d tensor has nothing to swap
         order[a], order[b] = order[b], order[a]
-    return shape.Transpose.apply(self, dims=tuple(order))
+    return shape.Transpose.apply(self, dims=tuple(order), given=given)
 
 
 def t(self: Tensor) -> Tensor:
@@ -360,7 +360,8 @@ def t(self: Tensor) -> Tensor:
 
 def unsqueeze(self: Tensor, dim: int) -> Tensor:
     """Insert a dimension of size one."""
-    return shape.Unsqueeze.apply(self, dim=_args.dim("unsqueeze", dim, self.dim() + 1))
+    return shape.Unsqueeze.apply(self, dim=_args.dim("unsqueeze", dim, self.dim() + 1),
+                                 given=_args.as_int(dim))
 
 
 _ALL = object()  # squeeze's default: every dim (None is refused, as torch does)
@@ -370,8 +371,8 @@ _ALL = object()  # squeeze's default: every dim (None is refused, as torch does)
 @_call_form.overloads("Tensor input", "Tensor input, int dim", "Tensor input, tuple of ints dim")
 def squeeze(self: Tensor, dim: Any = _ALL) -> Tensor:
     """Remove dimensions of size one (all, or those in ``dim``)."""
-    op, dims = _squeezed("squeeze", self, dim)
-    return op.apply(self, dims=dims)
+    op, dims, given = _squeezed("squeeze", self, dim)
+    return op.apply(self, dims=dims, given=given)
 
 
 @_call_form.int_varargs
@@ -392,21 +393,24 @@ def squeeze_(self: Tensor, dim: Any = _ALL) -> Tensor:
         except Exception:  # (the op's own checks come after autograd's refusal)
             pass
         raise
-    op, dims = _squeezed("squeeze_", self, dim)
-    return inplace_views.reshape_in_place(self, inplace_views.SQUEEZE_INPLACE[op], dims=dims)
+    op, dims, given = _squeezed("squeeze_", self, dim)
+    return inplace_views.reshape_in_place(self, inplace_views.SQUEEZE_INPLACE[op], dims=dims,
+                                          given=given)
 
 
 def _squeezed(name: str, self: Tensor, dim: Any) -> tuple:
-    """The squeeze op of torch's overload for ``dim`` (all, one, a tuple) and the dims it
-    removes."""
+    """The squeeze op of torch's overload for ``dim`` (all, one, a tuple), the dims it
+    removes, and the dims as written (one in a tuple), which torch's node shows."""
     if dim is _ALL:
-        return shape.Squeeze, tuple(i for i, s in enumerate(self.shape) if s == 1)
+        return shape.Squeeze, tuple(i for i, s in enumerate(self.shape) if s == 1), None
     dim = _args.int_overload_first(dim)
     if not isinstance(dim, (tuple, list)) and _args.as_int(dim) is None:
         raise _args.invalid_combination(name, (dim,), "", "int dim", "tuple of ints dim")
     dims = tuple(d for d in _args.dims(name, dim, self.dim())
                  if self.dim() and self.shape[d] == 1)
-    return shape.SqueezeDims if isinstance(dim, (tuple, list)) else shape.SqueezeDim, dims
+    if isinstance(dim, (tuple, list)):
+        return shape.SqueezeDims, dims, tuple(map(_args.as_int, dim))
+    return shape.SqueezeDim, dims, (_args.as_int(dim),)
 
 
 @_args.sizes_by_keyword("size")
@@ -505,7 +509,7 @@ def unbind(self: Tensor, dim: int = 0) -> tuple:
     d = _args.dim("unbind", dim, self.dim())
     if self.dim() == 0:
         raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
-    return shape.Unbind.apply(self, dim=d)
+    return shape.Unbind.apply(self, dim=d, given=_args.as_int(dim))
 
 
 @_call_form.overloads("Tensor input, int dim, Tensor start, int length",
@@ -530,7 +534,7 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     if length < 0:
         raise RuntimeError("narrow(): length must be non-negative.")
-    d = _args.wrap_dim(d, self.dim())
+    given, d = d, _args.wrap_dim(d, self.dim())
     size = self._data.shape[d]
     if not -size <= start <= size:
         raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
@@ -540,7 +544,8 @@ def narrow(self: Tensor, dim: int, start: int, length: int) -> Tensor:
     if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
                            f"({size}).")
-    return shape.Slice.apply(self, key=(slice(None),) * d + (slice(start, start + length),))
+    return shape.Slice.apply(self, key=(slice(None),) * d + (slice(start, start + length),),
+                             given=(given, slice(start, start + length, 1)))
 
 
 # ---- in-place operations (Tensor._inplace does the bookkeeping) ---------------------------

@@ -42,6 +42,7 @@ from .._args import legacy, type_name
 from ..backend import FLOAT_ERRORS, HOST_SCALARS, IGNORE_ALL, namespace, view_key
 from . import anomaly_mode, forward_ad, grad_mode, profiler, torch_events
 from .graph import (
+    EMPTY,
     FREED,
     Node,
     SavedTensor,
@@ -156,8 +157,8 @@ class BackwardCFunction(Node, FunctionCtx):
         if name.startswith("_raw_saved_"):  # the SavedTensor itself, for register_hooks
             names = type(self)._saved_names
             key = name[len("_raw_saved_"):]
-            if key in names and names.index(key) < len(self._saved):
-                return self._saved[names.index(key)]
+            if key in names:
+                return self._saved_object(names.index(key))
         if name.startswith("_saved_"):
             names = type(self)._saved_names
             key = name[len("_saved_"):]
@@ -186,10 +187,22 @@ class BackwardCFunction(Node, FunctionCtx):
         """
         cls = type(self)
         names = set(super().__dir__()) - {"_saved", "_saved_names", "_saved_number",
-                                          "_saved_values"}  # (minitorch's)
+                                          "_saved_object", "_saved_values"}  # (minitorch's)
         names.update(f"_saved_{n}" for n in (*cls._saved_names, *cls._saved_values))
         names.update(f"_raw_saved_{n}" for n in cls._saved_names)
         return sorted(names)
+
+    def _saved_object(self, i: int) -> SavedTensor:
+        """The ``i``-th SavedTensor, as torch's node holds one for each name even where it
+        saved nothing (``x * 2``'s self: one of value None) or a number (its other)."""
+        saved = self._saved[i] if i < len(self._saved) else None
+        if saved is not None:
+            return saved
+        if FREED in self._saved:
+            return FREED
+        if type(self)._saved_names[i] == "other" and getattr(self, "scalar", None) is not None:
+            return SavedTensor(self._saved_number(), False)
+        return EMPTY
 
     def _saved_number(self) -> T.Tensor | None:
         """A number operand (``x * 2``'s 2) as torch saves it for ``_saved_other``: a 0-d
@@ -363,7 +376,7 @@ class _FunctionMeta(type):
         node_name = attrs.get("node_name", f"{name}Backward")
         # a custom Function's node lives in torch.autograd.function, as torch's does
         where = cls.__module__ if cls._trusted else "torch.autograd.function"
-        namespace = {"_forward_cls": cls, "_saved_names": attrs.get("saved_names", ()),
+        namespace = {"_forward_cls": cls, "_saved_names": getattr(cls, "saved_names", ()),
                      "_saved_values": getattr(cls, "saved_values", {}),
                      "__module__": where, "__slots__": attrs.get("node_slots", ())}
         if cls._trusted:  # a built-in op saves tensors or None: nothing to check

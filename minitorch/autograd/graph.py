@@ -712,6 +712,9 @@ class SavedTensor:
             raise RuntimeError(
                 "Calling register_hooks on a saved tensor whose hooks have already been set. "
                 "Hint: only one pair of hooks is allowed at a time.")
+        if self._tensor is None:
+            raise RuntimeError("Calling register_hooks on a saved tensor with value None is "
+                               "forbidden")
         self._leaf_requiring_grad = _leaf_requiring_grad(self._tensor, self._is_output)
         self._packed = _pack_without_grad(pack_hook, self._tensor.detach())  # torch's: the data
         self._unpack_hook, self._tensor = unpack_hook, None
@@ -745,6 +748,11 @@ FREED = object.__new__(SavedTensor)
 saved as a (wrapped-number) tensor, so that a second backward raises as torch's. Every node
 shares this one: a released node holds nothing of its own."""
 FREED.release()
+
+EMPTY = object.__new__(SavedTensor)
+"""What a node shows (``_raw_saved_<name>``) for a tensor it did not save: torch's
+SavedTensor of value None, whose hooks it refuses. Every node shares this one."""
+EMPTY._tensor = EMPTY._packed = EMPTY._unpack_hook = None
 
 
 _FREED_MESSAGE = (

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._args import float_scalar, int_scalar, operand, tensor_args
+from .._args import as_int, float_scalar, int_scalar, operand, tensor_args
 from .._dtype import bool as bool_
 from .._dtype import check_unsigned, dtype, result_type, wrapped
 from .._tensor import Tensor, sum_to
@@ -31,6 +31,7 @@ __all__ = [
     "public_unary",
     "sum_to",
     "wrap",
+    "written_dims",
 ]
 
 
@@ -66,8 +67,22 @@ def c_ints(value: Any) -> Any:
     return tuple(v % 2 ** 64 for v in value) if isinstance(value, tuple) else value % 2 ** 64
 
 
-# what torch's reduction nodes save, from the ``meta`` (shape, dims, keepdim) they keep
-REDUCED = {"dim": kept("meta", lambda m: m[1]), "keepdim": kept("meta", lambda m: m[2]),
+def written_dims(dim: Any) -> tuple | None:
+    """A reduction's ``dim`` argument as torch's node keeps it: a tuple of the ints as
+    written (an int in a tuple of one), or None.
+
+    >>> written_dims(-1), written_dims([0, 1]), written_dims(None)
+    ((-1,), (0, 1), None)
+    """
+    if dim is None:
+        return None
+    return tuple(map(as_int, dim)) if isinstance(dim, (tuple, list)) else (as_int(dim),)
+
+
+# what torch's reduction nodes save: the dims as the call wrote them (``given``, negative ones
+# shown unsigned), and from the ``meta`` (shape, dims, keepdim) they keep
+REDUCED = {"dim": kept("given", lambda dims: None if dims is None else c_ints(dims)),
+           "keepdim": kept("meta", lambda m: m[2]),
            "self_sym_sizes": kept("meta", lambda m: tuple(m[0]))}
 INPUT_SIZES = {"self_sym_sizes": kept("shape", tuple)}
 

@@ -53,9 +53,10 @@ def _floating_operands(name: str, a: Tensor, b: Any, integers: bool) -> tuple:
 
 
 class _Binary(Op):
-    """Both inputs saved; ``compute(xp, x, y)`` on arrays, ``gradients(g, a, b, result)``.
-    Integer operands are computed in the default float (``integers``), refused (False), or
-    kept (``"kept"``)."""
+    """Both inputs and the result saved; ``compute(xp, x, y)`` on arrays,
+    ``gradients(g, a, b, result)``. Integer operands are computed in the default float
+    (``integers``), refused (False), or kept (``"kept"``). They are saved in the order of
+    ``saved_names`` (torch's), those torch does not save after them."""
 
     integers: bool | str = True
 
@@ -63,8 +64,15 @@ class _Binary(Op):
     def forward(cls, ctx: Any, a: Tensor, b: Tensor) -> Tensor:
         out = wrap(cls.result(a, b))
         ctx.a, ctx.b = _meta(a), _meta(b)
-        ctx.save_for_backward(a, b, out)
+        given = {"self": a, "other": b, "result": out}
+        ctx.save_for_backward(*(given[role] for role in cls._saving_order()))
         return out
+
+    @classmethod
+    def _saving_order(cls) -> tuple:
+        """The roles of the saved tensors: torch's names first, then minitorch's others."""
+        return (*cls.saved_names,
+                *(role for role in ("self", "other", "result") if role not in cls.saved_names))
 
     @classmethod
     def result(cls, a: Tensor, b: Tensor) -> Any:
@@ -78,7 +86,8 @@ class _Binary(Op):
 
     @classmethod
     def backward(cls, ctx: Any, g: Tensor) -> tuple:
-        a, b, out = ctx.saved_tensors
+        saved = dict(zip(cls._saving_order(), ctx.saved_tensors))
+        a, b, out = saved["self"], saved["other"], saved["result"]
         grad_a, grad_b = cls.gradients(g, a, b, out)
         return (_reduce(grad_a, ctx.a) if ctx.needs_input_grad[0] else None,
                 _reduce(grad_b, ctx.b) if ctx.needs_input_grad[1] else None)

@@ -17,7 +17,7 @@ from typing import Any
 from .. import _args, _creation
 from .._tensor import Tensor, broadcast_shapes, expanded_shape
 from ..backend import namespace, to_numpy
-from .shape import Alias, Index, Select, Slice, Unsqueeze
+from .shape import Alias, Index, Select, Slice, Unsqueeze, written
 
 
 def array_key(key: Any, xp: Any) -> Any:
@@ -96,17 +96,27 @@ def getitem(t: Tensor, key: Any) -> Tensor:
             dim += 1
         elif isinstance(p, slice):
             if lone or not _whole(p, out.shape[dim]):
-                out = Slice.apply(out, key=(slice(None),) * dim + (_clipped(p, out.shape[dim]),))
+                out = Slice.apply(out, key=(slice(None),) * dim + (_clipped(p, out.shape[dim]),),
+                                  given=(dim, _as_written(p)))
             dim += 1
         elif _is_advanced(p) and _index_array(p, t._xp) is not None:  # after the ints, as
             advanced[dim] = p  # torch does
             dim += 1
         else:  # an int, or a 0-d integer tensor
-            out = Select.apply(out, key=(slice(None),) * dim + (_args.as_int(p),))
+            out = Select.apply(out, key=(slice(None),) * dim + (_args.as_int(p),),
+                               given=(dim, _args.as_int(p)))
     if advanced:
         key = tuple(advanced.get(d, slice(None)) for d in range(max(advanced) + 1))
         return Index.apply(out, key=readable_key(out, key))
     return out if out is not t else Alias.apply(t)
+
+
+def _as_written(s: slice) -> slice:
+    """A key's slice as torch's SliceBackward0 shows it: its bounds as ints, unclipped (no
+    start: 0, no stop: int64's largest, no step: 1)."""
+    s = _int_bounds(s)
+    bounds = (None if b is None else _args.as_int(b) for b in (s.start, s.stop, s.step))
+    return written(slice(*bounds), 0, end=_args.INT64_MAX)
 
 
 def _whole(s: slice, size: int) -> bool:

@@ -36,12 +36,12 @@ class Xlogy(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor) -> Tensor:
         ctx.a, ctx.b = _meta(a), _meta(b)
-        ctx.save_for_backward(a, b)
+        ctx.save_for_backward(b, a)  # in the order of saved_names
         return _xlogy(a, b)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        a, b = ctx.saved_tensors
+        b, a = ctx.saved_tensors
         grad_a = None
         if ctx.needs_input_grad[0]:  # torch's xlogy(g, other), 0 where both are 0 (or other < 0)
             grad_a = _reduce(Xlogy.apply(g, b).masked_fill((a == 0) & (b <= 0), 0.0), ctx.a)

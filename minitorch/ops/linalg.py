@@ -16,7 +16,7 @@ from .._args import legacy
 from .._tensor import Tensor, expanded_shape, sum_to, sum_to_array
 from ..autograd import profiler, torch_events
 from ..backend import element_strides, half_via_float, namespace
-from ._base import Op, check_same_device, like, wrap
+from ._base import Op, check_same_device, kept, like, wrap
 from ._out import takes_out
 from .shape import Clone, SqueezeInplace, UnsafeView
 
@@ -46,9 +46,25 @@ def _same_dtype_on_one_device(a: Tensor, b: Tensor) -> None:
         )
 
 
+def _matrices_saved(first: str) -> dict:
+    """torch's ``_saved_<m>_sym_sizes`` and ``_sym_strides`` of a matrix product's two
+    operands (``first``: the name of the first), read from what :func:`_keep_layouts` kept.
+    """
+    return {f"{name}_sym_{what}": kept(what, lambda kept_, i=i: kept_[i])
+            for i, name in enumerate((first, "mat2")) for what in ("sizes", "strides")}
+
+
+def _keep_layouts(ctx: Any, a: Tensor, b: Tensor, need_a: bool, need_b: bool) -> None:
+    """The operands' sizes, and the strides of each one whose gradient is wanted (its
+    gradient's layout follows them; torch keeps no others: ``()``)."""
+    ctx.sizes = tuple(a.shape), tuple(b.shape)
+    ctx.strides = a.stride() if need_a else (), b.stride() if need_b else ()
+
+
 class Mm(Op):
     node_name = "MmBackward0"
     saved_names = ("mat2", "self")  # torch packs (and unpacks) mat2 first
+    saved_values = _matrices_saved("self")
     _profile_name = "aten::mm"
     _profile_inner = staticmethod(torch_events.blas_operands)
 
@@ -65,6 +81,7 @@ class Mm(Op):
         need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(b if need_a else None, a if need_b else None)
         ctx.column_major = _column_major(a._data), _column_major(b._data)
+        _keep_layouts(ctx, a, b, need_a, need_b)
         return wrap(product(a._data, b._data))
 
     @staticmethod
@@ -163,6 +180,8 @@ class Bmm(Op):
 class Addmm(Op):
     node_name = "AddmmBackward0"
     saved_names = ("mat1", "mat2")
+    saved_values = {"alpha": kept("scales", lambda scales: scales[1]),
+                    "beta": kept("scales", lambda scales: scales[0]), **_matrices_saved("mat1")}
     _profile_name = "aten::addmm"
     _profile_inner = staticmethod(torch_events.blas_operands)
 
@@ -175,9 +194,11 @@ class Addmm(Op):
         expanded_shape(bias._data.shape, (n, m), _args.type_string(bias.dtype))
         if a.dtype.name == "bool":
             raise _args.not_implemented("addmm_impl_cpu_", a.dtype)
+        ctx.scales = beta, alpha  # as given, as torch's node shows them
         beta, alpha = (_args.kernel_scalar(v, bias.dtype, opmath=True) for v in (beta, alpha))
         _, need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        _keep_layouts(ctx, a, b, need_a, need_b)
         ctx.bias_shape, ctx.beta, ctx.alpha = bias._data.shape, beta, alpha
         ctx.column_major = _column_major(a._data), _column_major(b._data)
         out = _mkl.gemm_product(a._data, b._data, bias._data, beta, alpha)

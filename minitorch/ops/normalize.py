@@ -344,6 +344,7 @@ def _check_normalized(input: Tensor, shape: tuple, params: dict, star: str,
 
 class ClampMin(Clamp):
     node_name = "ClampMinBackward0"
+    saved_values = {"min": Clamp.saved_values["min"]}  # (torch's node has no max)
     _profile_name = "aten::clamp_min"
 
 
@@ -354,6 +355,7 @@ class ClampMinTensor(ClampTensor):
 
 class ClampMax(Clamp):
     node_name = "ClampMaxBackward0"
+    saved_values = {"max": Clamp.saved_values["max"]}  # (torch's node has no min)
     _profile_name = "aten::clamp_max"
 
 

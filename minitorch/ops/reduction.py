@@ -20,7 +20,7 @@ from .._dtype import get_default_dtype
 from .._tensor import Tensor
 from ..autograd import profiler, torch_events
 from ..backend import array_dtype, half_via_float, namespace, quiet
-from ._base import REDUCED, Op, kept, wrap
+from ._base import REDUCED, Op, kept, wrap, written_dims
 from ._cascade_sum import torch_sum
 from ._variance_order import torch_variance
 from .pointwise import where
@@ -53,7 +53,8 @@ class Sum(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dims: tuple | None = None, keepdim: bool = False,
-                dtype: Any = None) -> Tensor:
+                dtype: Any = None, given: tuple | None = None) -> Tensor:
+        ctx.given = dims if given is None else given  # (the dims as written: written_dims)
         dims = None if a.dim() == 0 else dims
         ctx.meta = (a._data.shape, dims, keepdim)
         xp = a._xp
@@ -116,8 +117,9 @@ class Mean(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dims: tuple | None = None, keepdim: bool = False,
-                dtype: Any = None) -> Tensor:
+                dtype: Any = None, given: tuple | None = None) -> Tensor:
         check_mean_dtype(a, dtype)
+        ctx.given = dims if given is None else given  # (the dims as written: written_dims)
         # a float16 mean of another dtype: torch's sums its values in float32, then rounds
         half = dtype is D.float16 and a.dtype is not D.float16
         given = a.dtype
@@ -262,7 +264,9 @@ class _ExtremumDim(Op):
     fn = "max"
 
     @classmethod
-    def forward(cls, ctx: Any, a: Tensor, *, dim: int, keepdim: bool) -> tuple:
+    def forward(cls, ctx: Any, a: Tensor, *, dim: int, keepdim: bool,
+                given: int | None = None) -> tuple:
+        ctx.given = dim if given is None else given  # the dim as written, as torch's node
         xp = a._xp
         if a.dim() == 0:  # torch allows dim 0 on a 0-d tensor: the value, index 0
             indices = wrap(xp.zeros((), dtype=xp.int64))
@@ -362,10 +366,11 @@ def _sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
         _args.differentiable_dtype(input, dt)
     if dt is not None and dt.is_floating_point:  # cast inside the sum's node, as torch
         return Sum.apply(input, dtype=dt) if whole else \
-            SumDim.apply(input, dims=dims, keepdim=keepdim, dtype=dt)
+            SumDim.apply(input, dims=dims, keepdim=keepdim, dtype=dt, given=written_dims(dim))
     if dt is not None:
         input = input.to(dt)
-    total = Sum.apply(input) if whole else SumDim.apply(input, dims=dims, keepdim=keepdim)
+    total = Sum.apply(input) if whole else SumDim.apply(input, dims=dims, keepdim=keepdim,
+                                                        given=written_dims(dim))
     # an integer sum runs in int64 (its low bits are the narrower sum's); a bool sum stays
     # bool in torch (true where any element is)
     return total.to(dt) if dt is not None and dt is not total.dtype else total
@@ -392,7 +397,7 @@ def _mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
     _args.dims("mean", dim, None)  # the types of the dims, then the dtype, then their range
     check_mean_dtype(input, dt)
     dims = _args.dims("mean", dim, input.dim(), ranges_first=True) or None
-    return MeanDim.apply(input, dims=dims, keepdim=keepdim, dtype=dt)
+    return MeanDim.apply(input, dims=dims, keepdim=keepdim, dtype=dt, given=written_dims(dim))
 
 
 _sum.__name__, _mean.__name__ = "sum", "mean"
@@ -575,7 +580,8 @@ def max(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *
         _args.integer("max", dim, "dim", 1)  # then int64
     keepdim = _args.flag("max", keepdim, "keepdim")
     _args.integer("max", dim, "dim", 1)
-    found = MaxDim.apply(input, dim=_extremum_dim("max", input, dim), keepdim=keepdim)
+    found = MaxDim.apply(input, dim=_extremum_dim("max", input, dim), keepdim=keepdim,
+                         given=_args.as_int(dim))
     return return_types.max(*found)
 
 
@@ -605,7 +611,8 @@ def min(input: Tensor, dim: Any = _args.OMITTED, keepdim: Any = _args.OMITTED, *
         _args.integer("min", dim, "dim", 1)  # then int64
     keepdim = _args.flag("min", keepdim, "keepdim")
     _args.integer("min", dim, "dim", 1)
-    found = MinDim.apply(input, dim=_extremum_dim("min", input, dim), keepdim=keepdim)
+    found = MinDim.apply(input, dim=_extremum_dim("min", input, dim), keepdim=keepdim,
+                         given=_args.as_int(dim))
     return return_types.min(*found)
 
 

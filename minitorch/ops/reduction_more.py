@@ -15,7 +15,7 @@ from typing import Any
 from .. import _args, _call_form, return_types
 from .._dtype import float32
 from .._tensor import Tensor
-from ._base import Op, wrap
+from ._base import Op, c_ints, kept, wrap, written_dims
 from ._cascade_sum import torch_sum
 from ._variance_order import welford_mean
 from .pointwise import where
@@ -44,15 +44,18 @@ def _share(g: Tensor, a: Tensor, result: Tensor, dims: tuple | None, keepdim: bo
 
 
 class _Extremum(Op):
-    """``amax``/``amin`` over ``dims`` (None: everything)."""
+    """``amax``/``amin`` over ``dims`` (None: everything); ``given``: the dims as written,
+    which torch's node shows."""
 
     ufunc = "max"
+    saved_values = {"dim": kept("given", c_ints), "keepdim": kept("keepdim")}
 
     @classmethod
-    def forward(cls, ctx: Any, a: Tensor, *, dims: tuple | None, keepdim: bool) -> Tensor:
+    def forward(cls, ctx: Any, a: Tensor, *, dims: tuple | None, keepdim: bool,
+                given: tuple = ()) -> Tensor:
         xp = a._xp
         out = wrap(getattr(xp, cls.ufunc)(a._data, axis=dims, keepdims=keepdim))
-        ctx.dims, ctx.keepdim = dims, keepdim
+        ctx.dims, ctx.keepdim, ctx.given = dims, keepdim, given
         ctx.save_for_backward(a, out)
         return out
 
@@ -107,7 +110,7 @@ def amax(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     tensor([5., 3.])
     """
     dims, keepdim = _extremum_dims("amax", input, dim, keepdim)
-    return Amax.apply(input, dims=dims, keepdim=keepdim)
+    return Amax.apply(input, dims=dims, keepdim=keepdim, given=written_dims(dim) or ())
 
 
 @_call_form.parser_types(dim="tuple of ints | None")
@@ -118,7 +121,7 @@ def amin(input: Tensor, dim: Any = (), keepdim: bool = False) -> Tensor:
     tensor([1., 2.])
     """
     dims, keepdim = _extremum_dims("amin", input, dim, keepdim)
-    return Amin.apply(input, dims=dims, keepdim=keepdim)
+    return Amin.apply(input, dims=dims, keepdim=keepdim, given=written_dims(dim) or ())
 
 
 class Aminmax(Op):

@@ -17,7 +17,7 @@ from typing import Any
 from .. import _args, _call_form
 from .._tensor import Tensor, check_inplace_allowed, expanded_shape
 from ..autograd import grad_mode
-from ._base import Op, sum_to, wrap
+from ._base import Op, kept, sum_to, wrap
 from ._out import warn_resized
 from .linalg import batched_product, with_out_dtype
 
@@ -57,13 +57,20 @@ class _Scaled(Op):
 
     opmath = False
     blas = False
+    # torch's node shows beta and alpha as given; each operand is saved for the other's
+    # gradient only
+    saved_values = {"alpha": kept("scales", lambda scales: scales[1]),
+                    "beta": kept("scales", lambda scales: scales[0])}
 
     @classmethod
     def forward(cls, ctx: Any, bias: Tensor, a: Tensor, b: Tensor, *, beta: Any,
                 alpha: Any) -> Tensor:
+        ctx.scales = beta, alpha
         beta, alpha = (_args.kernel_scalar(v, bias.dtype, cls.opmath) for v in (beta, alpha))
         ctx.bias_shape, ctx.beta, ctx.alpha = tuple(bias.shape), beta, alpha
-        ctx.save_for_backward(a, b)
+        ctx.shapes = a.shape, b.shape
+        _, need_a, need_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
         return wrap(cls.combined(bias, a, b, beta, alpha))
 
     @classmethod
@@ -87,6 +94,7 @@ class _Scaled(Op):
 
 class Addr(_Scaled):
     node_name = "AddrBackward0"
+    saved_names = ("vec1", "vec2")
     _profile_name = "aten::addr"
 
     @staticmethod
@@ -117,6 +125,7 @@ class Addr(_Scaled):
 
 class Addmv(_Scaled):
     node_name = "AddmvBackward0"
+    saved_names = ("mat", "vec")
     _profile_name = "aten::addmv"
     blas = True
 
@@ -140,6 +149,11 @@ class Addmv(_Scaled):
 
 class Addbmm(_Scaled):
     node_name = "AddbmmBackward0"
+    saved_names = ("batch1", "batch2")
+    saved_values = {**_Scaled.saved_values,  # the sizes its gradients take
+                    "batch1_sym_argsize_0": kept("shapes", lambda shapes: shapes[0][0]),
+                    "batch1_sym_argsize_1": kept("shapes", lambda shapes: shapes[0][1]),
+                    "batch2_sym_argsize_2": kept("shapes", lambda shapes: shapes[1][2])}
     _profile_name = "aten::addbmm"
     blas = True
     opmath = True
@@ -159,6 +173,7 @@ class Addbmm(_Scaled):
 
 class Baddbmm(_Scaled):
     node_name = "BaddbmmBackward0"
+    saved_names = ("batch1", "batch2")
     _profile_name = "aten::baddbmm"
     opmath = True
 

@@ -27,7 +27,7 @@ from ..backend import (
     restrided,
     to_device,
 )
-from ._base import INPUT_SIZES, Op, check_same_device, kept, wrap
+from ._base import INPUT_SIZES, Op, c_ints, check_same_device, kept, wrap
 
 
 class View(Op):
@@ -126,15 +126,18 @@ class UnsafeView(View):
 
 
 class Permute(Op):
+    """The dims reordered; ``given``: the dims as the call wrote them (negative ones too),
+    which torch's node shows (``_saved_dims``)."""
+
     node_name = "PermuteBackward0"
-    saved_values = {"dims": kept("inverse", lambda inverse: tuple(
-        sorted(range(len(inverse)), key=inverse.__getitem__)))}
+    saved_values = {"dims": kept("given", c_ints)}
     _profile_name = "aten::permute"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, dims: tuple) -> Tensor:
+    def forward(ctx: Any, a: Tensor, *, dims: tuple, given: tuple | None = None) -> Tensor:
         if ctx.needs_input_grad[0]:
             ctx.inverse = tuple(sorted(range(len(dims)), key=dims.__getitem__))
+            ctx.given = dims if given is None else given
         return a._view(a._xp.permute_dims(a._data, dims))
 
     @staticmethod
@@ -147,7 +150,11 @@ class Permute(Op):
 
 
 class Transpose(Permute):
+    """Two dims swapped; ``given``: the two as written (torch's ``_saved_dim0``, ``_dim1``)."""
+
     node_name = "TransposeBackward0"
+    saved_values = {"dim0": kept("given", lambda dims: c_ints(dims[0])),
+                    "dim1": kept("given", lambda dims: c_ints(dims[1]))}
     _profile_name = "aten::transpose"
 
     @staticmethod
@@ -158,6 +165,7 @@ class Transpose(Permute):
 
 class T(Permute):
     node_name = "TBackward0"
+    saved_values: dict = {}  # torch's t() saves nothing
     _profile_name = "aten::t"
 
     @staticmethod
@@ -167,12 +175,12 @@ class T(Permute):
 
 class Unsqueeze(Op):
     node_name = "UnsqueezeBackward0"
-    saved_values = {"dim": kept("dim")}
+    saved_values = {"dim": kept("given", c_ints)}  # the dim as written, as torch's node
     _profile_name = "aten::unsqueeze"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, dim: int) -> Tensor:
-        ctx.dim = dim
+    def forward(ctx: Any, a: Tensor, *, dim: int, given: int | None = None) -> Tensor:
+        ctx.dim, ctx.given = dim, dim if given is None else given
         array = a._xp.expand_dims(a._data, axis=dim)
         # torch's strides: the new dim's, and the size-one dims' that numpy's reshape resets
         strides = a.stride()
@@ -197,8 +205,8 @@ class Squeeze(Op):
     _profile_name = "aten::squeeze"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, dims: tuple) -> Tensor:
-        ctx.shape = a._data.shape
+    def forward(ctx: Any, a: Tensor, *, dims: tuple, given: Any = None) -> Tensor:
+        ctx.shape, ctx.given = a._data.shape, dims if given is None else given
         return a._view(a._xp.squeeze(a._data, axis=dims) if dims else a._data)
 
     # the same as View's: back to the input's shape
@@ -208,18 +216,21 @@ class Squeeze(Op):
 
 class SqueezeDim(Squeeze):
     node_name = "SqueezeBackward1"
+    saved_values = {"dim": kept("given", lambda dims: c_ints(dims[0])), **INPUT_SIZES}
 
 
 class SqueezeDims(Squeeze):
     """``squeeze`` given a tuple or list of dims: torch's own overload and node."""
 
     node_name = "SqueezeBackward2"
+    saved_values = {"dim": kept("given", c_ints), **INPUT_SIZES}
 
 
 class SqueezeInplace(Squeeze):
     """The squeeze torch's matmul applies to a vector-matrix product's result."""
 
     node_name = "SqueezeBackward4"
+    saved_values = SqueezeDim.saved_values
     _profile_name = "aten::squeeze_"
 
 
@@ -307,14 +318,14 @@ class ToCopy(Op):
 
 class Cat(Op):
     node_name = "CatBackward0"
-    saved_values = {"dim": kept("dim")}
+    saved_values = {"dim": kept("given", c_ints)}  # the dim as written, as torch's node
     _profile_name = "aten::cat"
 
     @staticmethod
-    def forward(ctx: Any, *tensors: Tensor, dim: int) -> Tensor:
+    def forward(ctx: Any, *tensors: Tensor, dim: int, given: int | None = None) -> Tensor:
         _check_cat_sizes(tensors, dim)
         ctx.sizes = [None if _legacy_empty(t) else t.shape[dim] for t in tensors]
-        ctx.dim = dim
+        ctx.dim, ctx.given = dim, dim if given is None else given
         xp = tensors[0]._xp
         kept = [t._data for t in tensors if not _legacy_empty(t)]
         return wrap(xp.concat(kept, axis=dim) if kept else xp.asarray(tensors[0]._data,
@@ -355,12 +366,12 @@ def _check_cat_sizes(tensors: tuple, dim: int) -> None:
 
 class Stack(Op):
     node_name = "StackBackward0"
-    saved_values = {"dim": kept("dim")}
+    saved_values = {"dim": kept("given", c_ints)}  # the dim as written, as torch's node
     _profile_name = "aten::stack"
 
     @staticmethod
-    def forward(ctx: Any, *tensors: Tensor, dim: int) -> Tensor:
-        ctx.dim = dim
+    def forward(ctx: Any, *tensors: Tensor, dim: int, given: int | None = None) -> Tensor:
+        ctx.dim, ctx.given = dim, dim if given is None else given
         xp = tensors[0]._xp
         return wrap(xp.stack([t._data for t in tensors], axis=dim))
 
@@ -371,12 +382,13 @@ class Stack(Op):
 
 class Unbind(Op):
     node_name = "UnbindBackward0"
+    saved_values = {"dim": kept("given", c_ints)}  # the dim as written, as torch's node
     _profile_name = "aten::unbind"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, dim: int) -> tuple:
+    def forward(ctx: Any, a: Tensor, *, dim: int, given: int | None = None) -> tuple:
         _args.check_pieces(a.shape[dim])
-        ctx.dim = dim
+        ctx.dim, ctx.given = dim, dim if given is None else given
         index = [slice(None)] * a.dim()
         views = []
         for i in range(a.shape[dim]):
@@ -392,11 +404,16 @@ class Unbind(Op):
 
 
 class _BasicIndex(Op):
-    """Indexing with ints and slices only: a view (SelectBackward0 / SliceBackward0)."""
+    """Indexing with ints and slices only: a view (SelectBackward0 / SliceBackward0). The
+    last part of ``key`` is the one this node applies (the parts before it are whole
+    slices); ``given`` is its dim and that part as the call wrote them, which torch's node
+    shows (negative ones, a slice's bounds before they are clipped), where they differ."""
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, key: tuple) -> Tensor:
+    def forward(ctx: Any, a: Tensor, *, key: tuple, given: tuple | None = None) -> Tensor:
         ctx.shape, ctx.key = a.shape, key
+        d = len(key) - 1
+        ctx.given = (d, written(key[-1], a.shape[d])) if given is None else given
         return a._view(part(a, key))
 
     @staticmethod
@@ -432,13 +449,33 @@ def part(a: Tensor, key: tuple) -> Any:
     return placed(array, a._data, offset)
 
 
+def written(part: Any, size: int, end: int | None = None) -> Any:
+    """An index as torch's select and slice save it: an int as it is, a slice with its
+    bounds filled in (``end`` where it has no stop, else the dim's ``size``).
+
+    >>> written(slice(None, None, 2), 5), written(slice(1, None), 5, end=2 ** 63 - 1)
+    (slice(0, 5, 2), slice(1, 9223372036854775807, 1))
+    """
+    if not isinstance(part, slice):
+        return part
+    stop = (size if end is None else end) if part.stop is None else part.stop
+    return slice(part.start or 0, stop, 1 if part.step is None else part.step)
+
+
+_INDEXED_DIM = {"dim": kept("given", lambda given: c_ints(given[0])), **INPUT_SIZES}
+
+
 class Select(_BasicIndex):
     node_name = "SelectBackward0"
+    saved_values = {"index": kept("given", lambda given: c_ints(given[1])), **_INDEXED_DIM}
     _profile_name = "aten::select"
 
 
 class Slice(_BasicIndex):
     node_name = "SliceBackward0"
+    saved_values = {"start": kept("given", lambda given: c_ints(given[1].start)),
+                    "end": kept("given", lambda given: c_ints(given[1].stop)),
+                    "step": kept("given", lambda given: given[1].step), **_INDEXED_DIM}
     _profile_name = "aten::slice"
 
     @staticmethod
@@ -536,8 +573,7 @@ def cat(tensors: Any, dim: int = 0) -> Tensor:
     if not kept:  # nothing but legacy empty tensors: dim is not even wrapped
         return Cat.apply(*_promoted(tensors), dim=d)
     ndim = kept[0].dim()
-    d = _args.wrap_dim(d, ndim)
-    return Cat.apply(*_promoted(tensors), dim=d)
+    return Cat.apply(*_promoted(tensors), dim=_args.wrap_dim(d, ndim), given=d)
 
 
 def stack(tensors: Any, dim: int = 0) -> Tensor:
@@ -558,7 +594,7 @@ def stack(tensors: Any, dim: int = 0) -> Tensor:
                 f"stack expects each tensor to be equal size, but got {list(shape)} at entry 0 "
                 f"and {list(t.shape)} at entry {i}"
             )
-    return Stack.apply(*_promoted(tensors), dim=d)
+    return Stack.apply(*_promoted(tensors), dim=d, given=_args.as_int(dim))
 
 
 def tensor_list(fn: str, tensors: Any, name: str = "tensors", position: int = 1) -> tuple:

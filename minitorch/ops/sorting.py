@@ -17,7 +17,7 @@ from typing import Any
 
 from .. import _args, _call_form, return_types
 from .._tensor import Tensor
-from ._base import Op, wrap
+from ._base import Op, c_ints, kept, wrap
 
 __all__ = ["Sort", "Topk", "argsort", "sort", "topk"]
 
@@ -47,9 +47,11 @@ def _scatter_back(g: Tensor, indices: Tensor, shape: tuple, dim: int) -> Tensor:
 
 
 class _Selection(Op):
-    """Values picked along ``dim`` (sorted, or the top k) and their indices."""
+    """Values picked along ``dim`` (sorted, or the top k) and their indices; ``given``: the
+    dim as written, which torch's node shows (a negative one unsigned)."""
 
     saved_names = ("indices",)
+    saved_values = {"dim": kept("given", c_ints), "self_sym_sizes": kept("meta", lambda m: m[0])}
 
     @staticmethod
     def select(ctx: Any, a: Tensor, order: Any, dim: int) -> tuple:
@@ -58,7 +60,6 @@ class _Selection(Op):
         ctx.mark_non_differentiable(indices)
         ctx.meta = (a._data.shape, dim)
         ctx.save_for_backward(wrap(indices._data))  # a twin: it reads back without the node
-        ctx._saved_dim = dim
         return wrap(xp.take_along_axis(a._data, order, axis=dim)), indices
 
     @staticmethod
@@ -93,7 +94,9 @@ class Sort(_Selection):
     _profile_name = "aten::sort"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, dim: int, descending: bool) -> tuple:
+    def forward(ctx: Any, a: Tensor, *, dim: int, descending: bool,
+                given: int | None = None) -> tuple:
+        ctx.given = dim if given is None else given
         xp = a._xp
         x = a._data if a.dim() else xp.reshape(a._data, (1,))
         order = _order(xp, x, dim, descending)
@@ -109,7 +112,9 @@ class Topk(_Selection):
     _profile_name = "aten::topk"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, k: int, dim: int, largest: bool) -> tuple:
+    def forward(ctx: Any, a: Tensor, *, k: int, dim: int, largest: bool,
+                given: int | None = None) -> tuple:
+        ctx.given = dim if given is None else given
         xp = a._xp
         x = a._data if a.dim() else xp.reshape(a._data, (1,))
         order = _order(xp, x, dim, largest)
@@ -158,7 +163,8 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, *,
     _sort_flags("sort", descending, stable)
     d = _sort_dim("sort", input, dim)
     op = Sort if stable is _args.OMITTED else SortStable
-    return return_types.sort(*op.apply(input, dim=d, descending=bool(descending)))
+    return return_types.sort(*op.apply(input, dim=d, descending=bool(descending),
+                                       given=_args.as_int(dim)))
 
 
 class SortStable(Sort):
@@ -205,4 +211,4 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True,
         raise RuntimeError("selected index k out of range")
     if input.dtype.name == "bool":
         raise RuntimeError("topk does not support bool dtypes on CPU")
-    return return_types.topk(*Topk.apply(input, k=k, dim=d, largest=largest))
+    return return_types.topk(*Topk.apply(input, k=k, dim=d, largest=largest, given=dim))

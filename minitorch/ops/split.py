@@ -20,7 +20,7 @@ from typing import Any
 
 from .. import _args, _call_form
 from .._tensor import Tensor, mark_multi_output
-from ._base import Op, kept, wrap
+from ._base import Op, c_ints, kept, wrap
 from .shape import Select, cat, part
 
 __all__ = ["Repeat", "Split", "SplitWithSizes", "chunk", "repeat", "repeat_interleave",
@@ -29,14 +29,21 @@ __all__ = ["Repeat", "Split", "SplitWithSizes", "chunk", "repeat", "repeat_inter
 
 
 class SplitWithSizes(Op):
-    """Pieces of the given ``sizes`` along ``dim``, each a view."""
+    """Pieces of the given ``sizes`` along ``dim``, each a view; ``given``: the dim as
+    written (negative too), which torch's node shows."""
 
     node_name = "SplitWithSizesBackward0"
+    saved_values = {"dim": kept("given", c_ints), "self_sym_sizes": kept("shape", tuple),
+                    "split_sizes": kept("sizes")}
     _profile_name = "aten::split_with_sizes"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, sizes: tuple, dim: int) -> tuple:
-        ctx.dim = dim
+    def forward(ctx: Any, a: Tensor, *, sizes: tuple, dim: int, given: int | None = None,
+                split_size: int | None = None) -> tuple:
+        ctx.dim, ctx.given, ctx.shape, ctx.sizes = dim, dim if given is None else given, \
+            a.shape, sizes
+        ctx.split_size = split_size  # (Split's: the size asked for; the last piece may be
+        # shorter, a lone piece as well)
         index: list = [slice(None)] * a.dim()
         pieces, start = [], 0
         for size in sizes:
@@ -52,6 +59,8 @@ class SplitWithSizes(Op):
 
 class Split(SplitWithSizes):
     node_name = "SplitBackward0"
+    saved_values = {"dim": kept("given", c_ints), "self_sym_sizes": kept("shape", tuple),
+                    "split_size": kept("split_size")}
     _profile_name = "aten::split"
 
 
@@ -66,9 +75,11 @@ def _split_dim(fn: str, input: Tensor, dim: Any, size: int | None = None) -> int
     return _args.dim(fn, dim, input.dim())
 
 
-def _equal_pieces(input: Tensor, size: int, d: int, op: type[Op] | None = None) -> tuple:
-    """Tensors of ``size`` along ``d``, the last one shorter when ``size`` does not divide;
-    views of one ``Split`` node unless another ``op`` (``UnsafeSplit``) is given."""
+def _equal_pieces(input: Tensor, size: int, d: int, op: type[Op] | None = None,
+                  given: int | None = None) -> tuple:
+    """Tensors of ``size`` along ``d`` (``given``: as written), the last one shorter when
+    ``size`` does not divide; views of one ``Split`` node unless another ``op``
+    (``UnsafeSplit``) is given."""
     length = input.shape[d]
     if size == 0 and length:
         raise RuntimeError("split_size can only be 0 if dimension size is 0, but got dimension "
@@ -76,9 +87,10 @@ def _equal_pieces(input: Tensor, size: int, d: int, op: type[Op] | None = None) 
     count = max(-(-length // size), 1) if size else 1
     _args.check_pieces(count)
     sizes = tuple(min(size, length - i * size) for i in range(count))
+    options = {"sizes": sizes, "dim": d, "given": given, "split_size": size}
     if op is not None:
-        return op.apply(input, sizes=sizes, dim=d)
-    return mark_multi_output(Split.apply(input, sizes=sizes, dim=d))
+        return op.apply(input, **options)
+    return mark_multi_output(Split.apply(input, **options))
 
 
 def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple:
@@ -102,7 +114,8 @@ def split(tensor: Tensor, split_size_or_sections: Any, dim: int = 0) -> tuple:
                                             "Tensor input, int split_size, int dim = 0",
                                             "Tensor input, tuple of ints split_size, int dim = 0")
         size = _args.integer("split", size, "split_size", 2)
-        return _equal_pieces(tensor, size, _split_dim("split", tensor, dim, size))
+        return _equal_pieces(tensor, size, _split_dim("split", tensor, dim, size),
+                             given=_args.as_int(dim))
     return split_with_sizes(tensor, size, dim)
 
 
@@ -139,7 +152,8 @@ def split_with_sizes(input: Tensor, split_sizes: Any, dim: int = 0) -> tuple:
         raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to "
                            f"{input.shape[d]} (input tensor's size at dimension {dim}), but got "
                            f"split_sizes={list(sizes)}")
-    return mark_multi_output(SplitWithSizes.apply(input, sizes=sizes, dim=d))
+    return mark_multi_output(SplitWithSizes.apply(input, sizes=sizes, dim=d,
+                                                  given=_args.as_int(dim)))
 
 
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
@@ -156,7 +170,7 @@ def chunk_with(fn: str, input: Tensor, chunks: int, dim: int, op: type[Op] | Non
                ) -> tuple:
     """``chunk`` (or ``unsafe_chunk``, with its ``op``) after torch's checks."""
     _args.tensor_args(fn, (input, "input", 1))
-    chunks, _ = _args.integers(fn, (chunks, "chunks", 2), (dim, "dim", 3))
+    chunks, given = _args.integers(fn, (chunks, "chunks", 2), (dim, "dim", 3))
     if input.dim() == 0:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
@@ -165,15 +179,17 @@ def chunk_with(fn: str, input: Tensor, chunks: int, dim: int, op: type[Op] | Non
     if input.shape[d] == 0 and chunks > _VECTOR_MAX:  # (torch's vector of pieces)
         raise RuntimeError("cannot create std::vector larger than max_size()")
     if input.shape[d] == 0 and op is not None:  # as torch: ``chunks`` empty pieces (of
-        return op.with_sizes.apply(input, sizes=(0,) * chunks, dim=d)  # split_with_sizes)
+        return op.with_sizes.apply(input, sizes=(0,) * chunks, dim=d, given=given)  # (of
+        # split_with_sizes)
     if input.shape[d] == 0:
-        return mark_multi_output(SplitWithSizes.apply(input, sizes=(0,) * chunks, dim=d))
+        return mark_multi_output(SplitWithSizes.apply(input, sizes=(0,) * chunks, dim=d,
+                                                      given=given))
     total = input.shape[d] + chunks - 1  # torch's ceil division, in int64: it may wrap
     if total > _args.INT64_MAX:
         total -= 2 ** 64
     size = -(-total // chunks) if total < 0 else total // chunks  # (C's truncation)
     _split_dim("chunk", input, d, size)
-    return _equal_pieces(input, size, d, op)
+    return _equal_pieces(input, size, d, op, given)
 
 
 _VECTOR_MAX = _args.INT64_MAX // 8  # the most pieces a C++ vector of tensors holds
@@ -187,7 +203,7 @@ def select(input: Tensor, dim: int, index: int) -> Tensor:
     """
     _args.tensor_args("select", (input, "input", 1))
     dim, index = _args.integers("select", (dim, "dim", 2), (index, "index", 3))
-    return Select.apply(input, key=select_key(input, dim, index))
+    return Select.apply(input, key=select_key(input, dim, index), given=(dim, index))
 
 
 def select_key(input: Tensor, dim: int, index: int) -> tuple:

@@ -128,7 +128,8 @@ def unsafe_split(input: Tensor, split_size: int, dim: int = 0) -> tuple:
     """
     _args.tensor_args("unsafe_split", (input, "input", 1))
     size, _ = _args.integers("unsafe_split", (split_size, "split_size", 2), (dim, "dim", 3))
-    return _equal_pieces(input, size, _split_dim("split", input, dim, size), UnsafeSplit)
+    return _equal_pieces(input, size, _split_dim("split", input, dim, size), UnsafeSplit,
+                         _args.as_int(dim))
 
 
 def unsafe_chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
