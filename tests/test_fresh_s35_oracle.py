@@ -180,3 +180,15 @@ def test_flip_of_a_0d_tensor_under_a_jacobian_transform_is_refused_as_torch(
         f = eval(f"lambda x: {body}", {"L": L})
         return getattr(L.func, transform)(f)(L.tensor([1.25, 0.5, 0.75]))
     assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize("call", ["x0.flip(0)", "x0.flip(-1)", "x0.flip(())", "x.flip(-1, 0)",
+                                  "L.flip(x, [-2])", "x.fliplr()", "x.flipud()"])
+def test_flips_node_saves_its_dims_as_written_as_torch(call: str) -> None:
+    """Autograd fuzz (grad_fn attributes): FlipBackward0's ``_saved_dims`` showed the dims
+    wrapped; torch's node keeps them as written (a negative one read back unsigned)."""
+    def fn(L: Any) -> Any:
+        scope = {"L": L, "x0": L.tensor(1.0, requires_grad=True),
+                 "x": L.ones(2, 3, requires_grad=True)}
+        return eval(call, scope).grad_fn._saved_dims
+    assert_as_torch(fn)

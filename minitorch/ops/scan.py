@@ -20,7 +20,7 @@ from .. import _args, _batched_function, _call_form
 from .._dtype import int64
 from .._tensor import Tensor, check_inplace_allowed
 from ..backend import c_order, half_via_float
-from ._base import Op, kept, wrap
+from ._base import Op, c_ints, kept, wrap, written_dims
 from .reduction import cast_back, cast_inside
 from .shape import cat
 
@@ -29,12 +29,12 @@ __all__ = ["Cumprod", "Cumsum", "Flip", "Prod", "ProdDim", "cumprod", "cumsum", 
 
 class Flip(Op):
     node_name = "FlipBackward0"
-    saved_values = {"dims": kept("dims")}
+    saved_values = {"dims": kept("given", c_ints)}
     _profile_name = "aten::flip"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, dims: tuple) -> Tensor:
-        ctx.dims = dims
+    def forward(ctx: Any, a: Tensor, *, dims: tuple, given: tuple | None = None) -> Tensor:
+        ctx.dims, ctx.given = dims, dims if given is None else given  # (as written)
         xp = a._xp
         # a copy, as torch's (numpy's flip is a view: a later write to ``a`` would show)
         return wrap(xp.asarray(xp.flip(a._data, axis=dims) if dims and a.dim() else a._data,
@@ -58,7 +58,8 @@ def flip(input: Tensor, *dims: Any) -> Tensor:
     _args.tensor_args("flip", (input, "input", 1))
     given = _args.sizes("flip", dims, "dims", check_negative=False, position=2)
     wrapped = _args.dims("flip", list(given), input.dim())  # each in range, then no repeat
-    return Flip.apply(input, dims=tuple(wrapped))  # (a 0-d input's dim: 0, flipping nothing)
+    return Flip.apply(input, dims=tuple(wrapped),  # (a 0-d input's dim: 0, flipping nothing)
+                      given=written_dims(given))
 
 
 @_call_form.parser_types(dims="int[]")
