@@ -1061,10 +1061,12 @@ class Tensor(metaclass=_TensorType):
         fills = fills or getattr(getattr(op, "__self__", None), "fills", False)
         if not fills:  # (written into an expanded tensor too)
             check_internal_overlap(self)  # torch's TensorIterator's first check
-        if others and type(others[0]) is int:  # a Python int as torch reads it for this dtype
-            if hasattr(op, "__name__") and (typed := _call_form.types_first(
+        if others and (type(others[0]) is int or isinstance(others[0], complex)) and \
+                hasattr(op, "__name__") and (typed := _call_form.types_first(
                     op, op.__name__, (self, *others), kwargs, False)):
-                raise TypeError(typed)  # (the parser refuses it by its type, before that)
+            raise TypeError(typed)  # (the parser refuses a number by its type, before it
+            # reads it)
+        if others and type(others[0]) is int:  # a Python int as torch reads it for this dtype
             D.check_unsigned(self, others[0])
             others = (_args.scalar_for(others[0], self.dtype), *others[1:])
         elif others and isinstance(others[0], complex):  # (numpy's complex128 too)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 import minitorch as mt
@@ -191,4 +192,18 @@ def test_flips_node_saves_its_dims_as_written_as_torch(call: str) -> None:
         scope = {"L": L, "x0": L.tensor(1.0, requires_grad=True),
                  "x": L.ones(2, 3, requires_grad=True)}
         return eval(call, scope).grad_fn._saved_dims
+    assert_as_torch(fn)
+
+
+@pytest.mark.parametrize("call", ["t.addcdiv_(1j, i, value=np.int32(-1))", "t.addcmul_(1j, i)",
+                                  "t.addcdiv_(i, 1j)", "t.mul_(1j)", "t.add_(1j)",
+                                  "t.sub_(1j, alpha=2)", "t.lerp_(t, 1j)", "t.clamp_(1j)",
+                                  "t.fmod_(1j)", "t.eq_(1j)", "t.pow_(1j)", "t.xlogy_(1j)",
+                                  "t.atan2_(1j)", "t.hypot_(1j)", "t.addcmul_(3, i)"])
+def test_an_in_place_ops_parser_refuses_a_number_where_it_wants_a_tensor_first(
+        call: str) -> None:
+    """Math fuzz: ``t.addcdiv_(1j, i)`` said a complex result cannot be cast into ``t``;
+    torch's parser first refuses a complex (or int) where ``tensor1`` must be a Tensor."""
+    def fn(L: Any) -> Any:
+        return eval(call, {"t": L.tensor([-0.25, 1.5]), "i": L.tensor([2, 3]), "np": np})
     assert_as_torch(fn)
