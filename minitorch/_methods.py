@@ -771,6 +771,9 @@ def fill_(self: Tensor, value: Any) -> Tensor:
     """Fill with ``value``, in place (a 0-d tensor value gets its gradient)."""
     if isinstance(value, Tensor):
         check_inplace_allowed(self, value)  # autograd's refusals before the kernel's
+    elif isinstance(value, (int, float, complex)) or _args.holds_number(value):  # (a number
+        # the parser takes: converted after autograd's checks)
+        check_inplace_allowed(self)
     value = _fill_value("fill_", self, value, (value,), ["Tensor value", "Number value"])
     if isinstance(value, Tensor):
         return self._inplace(inplace.FillTensor_.apply, value)

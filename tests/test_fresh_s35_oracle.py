@@ -207,3 +207,20 @@ def test_an_in_place_ops_parser_refuses_a_number_where_it_wants_a_tensor_first(
     def fn(L: Any) -> Any:
         return eval(call, {"t": L.tensor([-0.25, 1.5]), "i": L.tensor([2, 3]), "np": np})
     assert_as_torch(fn)
+
+
+@pytest.mark.parametrize("value", ["1 + 1j", "1e300", "np.float64(1e300)", "True", "'a'", "None",
+                                   "2"])
+@pytest.mark.parametrize("make", ["L.zeros(2, requires_grad=True)",
+                                  "L.zeros(0, requires_grad=True)",
+                                  "L.zeros(2, requires_grad=True)[0]",
+                                  "L.zeros(2, requires_grad=True) * 1",
+                                  "L.zeros(2, dtype=L.float16)"])
+def test_fill_checks_autograd_before_it_converts_the_number_as_torch(value: str,
+                                                                      make: str) -> None:
+    """Creation fuzz: ``leaf.fill_(1 + 1j)`` said the value cannot be converted; torch's
+    autograd refuses the leaf (or its view) first, after the parser and before the kernel
+    converts the number."""
+    def fn(L: Any) -> Any:
+        return eval(f"({make}).fill_({value})", {"L": L, "np": np})
+    assert_as_torch(fn)
