@@ -124,6 +124,10 @@ def _new_array(obj: Any, dtype: D.dtype | None, device: Any, copy: bool | None) 
         return shared
     if copy is False:
         _check_alias(D.from_array_dtype(obj.dtype), backend.device_of(obj), dtype, target)
+    if isinstance(obj, np.generic):  # torch reads a numpy scalar as a 0-d array, and casts
+        obj = np.asarray(obj)  # it (where tensor() reads it as a Python number); its copy
+        if copy:  # path then checks an alias of it, as copy=False does
+            _check_alias(D.from_array_dtype(obj.dtype), target or backend.CPU, dtype, target)
     return tensor(obj, dtype=dtype, device=device)
 
 

@@ -224,3 +224,18 @@ def test_fill_checks_autograd_before_it_converts_the_number_as_torch(value: str,
     def fn(L: Any) -> Any:
         return eval(f"({make}).fill_({value})", {"L": L, "np": np})
     assert_as_torch(fn)
+
+
+@pytest.mark.parametrize("scalar", ["np.float32(2.5)", "np.float64(-2.5)", "np.float32(np.nan)",
+                                    "np.float16(300)", "np.int64(300)", "np.bool_(True)",
+                                    "np.int16(-3)", "np.float64(1e300)"])
+@pytest.mark.parametrize("dtype", ["L.uint8", "L.int8", "L.int64", "L.bool", "L.float16", "None"])
+@pytest.mark.parametrize("copy", ["None", "True"])
+def test_asarray_reads_a_numpy_scalar_as_a_0d_array_as_torch(scalar: str, dtype: str,
+                                                              copy: str) -> None:
+    """Creation fuzz: ``asarray(np.float32(2.5), dtype=uint8)`` raised Python's "cannot be
+    interpreted as an integer" (torch.tensor's reading of a number); torch's asarray reads a
+    numpy scalar as a 0-d array and casts it, and with copy=True checks an alias of it."""
+    def fn(L: Any) -> Any:
+        return eval(f"L.asarray({scalar}, dtype={dtype}, copy={copy})", {"L": L, "np": np})
+    assert_as_torch(fn)
