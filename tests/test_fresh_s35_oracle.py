@@ -239,3 +239,19 @@ def test_asarray_reads_a_numpy_scalar_as_a_0d_array_as_torch(scalar: str, dtype:
     def fn(L: Any) -> Any:
         return eval(f"L.asarray({scalar}, dtype={dtype}, copy={copy})", {"L": L, "np": np})
     assert_as_torch(fn)
+
+
+@pytest.mark.parametrize("data", [[[-0.25, -3.5], [1.0, 7e4], [2.5, -3.5], [1e30, -0.75]],
+                                  [[1e30, -1e30, 0.0]], [[-80.0, 80.0, 3.0]], [[0.5]], [[]]])
+@pytest.mark.parametrize("dim", [0, -1])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_logcumsumexps_gradient_is_torchs_formula(data: list, dim: int, dtype: str) -> None:
+    """Math fuzz: logcumsumexp's gradient beside 1e30 was 2 where torch's is 1: torch takes
+    the gradient in logs (a reversed logcumsumexp of ``log|g| - out``), which loses what is
+    below the rounding of 1e30; minitorch summed ``g_j exp(x_i - out_j)`` directly."""
+    def fn(L: Any) -> Any:
+        x = L.tensor(data, dtype=getattr(L, dtype), requires_grad=True)
+        g = L.linspace(-1, 2, x.numel()).reshape(x.shape).to(x.dtype)
+        first, = L.autograd.grad(L.logcumsumexp(x, dim), x, g, create_graph=True)
+        return first, L.autograd.grad(first.sum(), x, allow_unused=True)
+    assert_as_torch(fn, assert_same)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args, return_types
+from .._dtype import finfo
 from .._tensor import Tensor
 from ..backend import cpu_math, setitem
 from ._base import Op, wrap
@@ -130,17 +131,33 @@ class Logcumsumexp(Op):
         return result
 
     @staticmethod
+    def tangent_formula(a: Tensor, t: Tensor, result: Tensor, dual: bool, *, dim: int
+                        ) -> Tensor:
+        """Forward AD: torch's ``logcumsumexp_jvp``, the running sums of ``t * exp(a - max)``
+        over those of ``exp(a - max)`` (linear in ``t``, where the backward's logs of the
+        gradient are not)."""
+        weights = (a - a.max(dim, keepdim=True).values).exp()
+        return (t * weights).cumsum(dim) / weights.cumsum(dim)
+
+    @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        """``grad_i = Σ_{j >= i} g_j · exp(x_i - out_j)``: each exponent is at most 0, so the
-        sum is stable; written in Tensor operations (an n×n weight along the dim)."""
+        """torch's formula, ``grad_i = Σ_{j >= i} g_j · exp(x_i - out_j)`` taken in logs:
+        the positive and the negative parts of ``g`` each through a reversed logcumsumexp
+        (``log|g_j| - out_j``), then ``exp(... + x_i)``; a part with no term holds the
+        dtype's lowest value instead of ``-inf``."""
         a, out = ctx.saved_tensors
-        if a.dim() == 0:
+        if a.dim() == 0 or not a.numel():
             return (g,)
-        x, o, gm = (t.movedim(ctx.dim, -1) for t in (a, out, g))
-        steps = a._xp.arange(x.shape[-1])
-        later = wrap(steps[:, None] <= steps[None, :])  # j >= i
-        exponent = where(later, x.unsqueeze(-1) - o.unsqueeze(-2), float("-inf"))
-        return (((exponent.exp() * gm.unsqueeze(-2)).sum(-1)).movedim(-1, ctx.dim),)
+        lowest = finfo(g.dtype).min
+        log_g = g.abs().log()
+        parts = (where(g > 0, log_g, lowest), where(g < 0, log_g, lowest))
+        pos, neg = ((_reversed(part - out, ctx.dim) + a).exp() for part in parts)
+        return (pos - neg,)
+
+
+def _reversed(x: Tensor, dim: int) -> Tensor:
+    """logcumsumexp from the end of ``dim`` back (torch's ``reverse_logcumsumexp``)."""
+    return Logcumsumexp.apply(x.flip(dim), dim=dim).flip(dim)
 
 
 def _logaddexp(xp: Any, a: Any, b: Any) -> Any:
