@@ -1,0 +1,102 @@
+"""Session 35 (nn): an independent fuzzer's findings about linear, normalization, convolution
+with wide padding, sparse embeddings, pad values and typenames. Each case runs under torch and
+minitorch (``L``) and must raise torch's exception with torch's message, or give torch's
+result."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+
+from tests.oracle import assert_as_torch, assert_same
+
+DTYPES = ["int64", "float32", "float64", "float16", "bool"]
+
+
+def _node_chain(y: Any) -> list[str]:
+    """The names of ``y``'s grad_fn and of each first input's node below it."""
+    names, node = [], y.grad_fn
+    while node is not None:
+        names.append(type(node).__name__)
+        node = node.next_functions[0][0] if node.next_functions else None
+    return names
+
+
+@pytest.mark.parametrize("dim, dtypes", [
+    (dim, dtypes) for dim in (1, 2, 3)
+    for dtypes in itertools.product(DTYPES, DTYPES, [*DTYPES, None])])
+@pytest.mark.parametrize("contiguous", [True, False])
+def test_linear_adds_a_bias_it_does_not_fuse_in_place(dim: int, dtypes: tuple,
+                                                      contiguous: bool) -> None:
+    """``linear(int64 (2, 3, 1), int64 (3, 1), float64 bias)`` (non-contiguous input) gave
+    a float64 result: torch adds a bias it does not fuse into addmm to the product in place,
+    so a result type the product cannot hold is refused."""
+    def fn(L: Any) -> Any:
+        x, w = (L.ones(shape, dtype=getattr(L, dt)) for shape, dt in
+                (((2, 2, 3)[3 - dim:] if contiguous else (2, 3, 2)[3 - dim:], dtypes[0]),
+                 ((4, 3), dtypes[1])))
+        if not contiguous and dim > 1:
+            x = x.transpose(-1, -2) if dim == 2 else x.transpose(1, 2)
+        b = None if dtypes[2] is None else L.ones(4, dtype=getattr(L, dtypes[2]))
+        return L.nn.functional.linear(x, w, b)
+    assert_as_torch(fn)  # (exact: sums of ones, float16 among them)
+
+
+@pytest.mark.parametrize("dtypes", list(itertools.product(DTYPES, DTYPES, DTYPES)))
+@pytest.mark.parametrize("dim", [1, 3])
+def test_linear_of_a_vector_weight_adds_its_scalar_bias_in_place(dtypes: tuple,
+                                                                 dim: int) -> None:
+    """``linear(int64 (3,), int64 (3,), float32 0-d bias)`` gave a float result where torch's
+    in-place add refuses the cast; a float bias of a wider type widened the result."""
+    def fn(L: Any) -> Any:
+        x = L.ones((2, 2, 3)[3 - dim:], dtype=getattr(L, dtypes[0]))
+        w = L.ones(3, dtype=getattr(L, dtypes[1]))
+        return L.nn.functional.linear(x, w, L.ones((), dtype=getattr(L, dtypes[2])))
+    assert_as_torch(fn)
+
+
+@pytest.mark.parametrize("shape, bias, layout, grads", [
+    (shape, bias, layout, grads)
+    for shape in [(3,), (2, 3), (4, 3), (2, 2, 3), (1, 2, 2, 3), (4, 1, 3)]
+    for bias in [(4,), (1, 4), (4, 1), (1, 1), (), (1,), (2, 4), (2, 1, 4)]
+    for layout in ["contiguous", "input transposed", "bias transposed"]
+    for grads in ["all", "bias", "input"]], ids=str)
+def test_linear_fuses_torchs_biases_only(shape: tuple, bias: tuple, layout: str,
+                                         grads: str) -> None:
+    """torch fuses into addmm a contiguous bias of one row (``bias.squeeze()`` 1-d) with a
+    contiguous input, else it adds the bias in place: minitorch fused a (1, 1) bias (a
+    broadcast torch refuses) and added a (4, 1) one (so it refused a shape addmm takes); a
+    vector input's product was a view (torch squeezes it in place), and a batch of rows that
+    does not fold without a copy went through mm, not torch's bmm."""
+    def fn(L: Any) -> Any:
+        x = L.arange(float(L.Size(shape).numel())).reshape(shape)
+        if layout == "input transposed" and x.dim() >= 2:
+            x = x.transpose(0, -1).contiguous().transpose(0, -1)
+        w = L.arange(12.).reshape(4, 3).requires_grad_(grads == "all")
+        b = L.arange(float(L.Size(bias).numel())).reshape(bias)
+        if layout == "bias transposed" and b.dim() >= 2:
+            b = b.transpose(0, -1).contiguous().transpose(0, -1)
+        x.requires_grad_(grads != "bias")
+        b.requires_grad_(grads != "input")
+        y = L.nn.functional.linear(x, w, b)
+        chain = _node_chain(y)
+        y.sum().backward()
+        return y, y._version, y._base is None, str(chain), x.grad, w.grad, b.grad
+    assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize("grad", [True, False])
+@pytest.mark.parametrize("contiguous", [True, False])
+def test_reshape_aliases_memory_that_is_not_contiguous(grad: bool, contiguous: bool) -> None:
+    """torch's reshape views contiguous memory (``ViewBackward0``, ``aten::view``) and aliases
+    other strides (``ReshapeAliasBackward0``, ``aten::_reshape_alias``), in grad mode or not;
+    minitorch chose by the grad mode."""
+    def fn(L: Any) -> Any:
+        x = L.ones(2, 3, requires_grad=True)
+        y = x if contiguous else x.t()
+        with L.autograd.profiler.profile() as prof, L.set_grad_enabled(grad):
+            z = y.reshape(6, 1)
+        return str(_node_chain(z)), str([e.name for e in prof.function_events])
+    assert_as_torch(fn)
