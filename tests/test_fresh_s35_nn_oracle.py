@@ -6,8 +6,10 @@ result."""
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any
 
+import numpy as np
 import pytest
 
 from tests.oracle import assert_as_torch, assert_same
@@ -100,3 +102,58 @@ def test_reshape_aliases_memory_that_is_not_contiguous(grad: bool, contiguous: b
             z = y.reshape(6, 1)
         return str(_node_chain(z)), str([e.name for e in prof.function_events])
     assert_as_torch(fn)
+
+
+FLOATS = ["float32", "float64", "float16"]
+
+
+def _near(got: Any, want: Any) -> None:
+    """dtype and shape torch's, values near (float16 included, to its precision)."""
+    assert str(got.dtype) == str(want.dtype), f"{got.dtype} vs {want.dtype}"
+    assert tuple(got.shape) == tuple(want.shape), f"{got.shape} vs {want.shape}"
+    np.testing.assert_allclose(got.detach().numpy().astype(float),
+                               want.detach().numpy().astype(float), rtol=2e-3, atol=2e-3)
+
+
+def _instance_norm(L: Any, dtypes: tuple, use_input_stats: bool, shape: tuple) -> tuple:
+    """instance_norm of an input, running mean and var, weight and bias of ``dtypes`` (None
+    for a missing one), then its backward: the result, the gradients and the running stats."""
+    x_dt, mean_dt, var_dt, w_dt, b_dt = dtypes
+    x = L.arange(float(math.prod(shape))).reshape(shape).sin().to(getattr(L, x_dt))
+    x.requires_grad_()
+
+    def made(dt: str | None, value: float) -> Any:
+        return None if dt is None else L.full((shape[1],), value).to(getattr(L, dt))
+
+    mean, var, w, b = made(mean_dt, 0.5), made(var_dt, 2.0), made(w_dt, 1.5), made(b_dt, 0.25)
+    params = [p.requires_grad_() for p in (w, b) if p is not None]
+    y = L.nn.functional.instance_norm(x, mean, var, w, b, use_input_stats=use_input_stats,
+                                      momentum=0.3)
+    weights = L.arange(float(math.prod(shape))).reshape(shape).cos().to(y.dtype)
+    (y * weights).sum().backward()
+    return y, x.grad, *(p.grad for p in params), mean, var
+
+
+@pytest.mark.parametrize("dtypes", [
+    (x, stats, stats, w, b) for x in FLOATS for stats in [*FLOATS, None]
+    for w in [*FLOATS, None] for b in [*FLOATS, None]], ids=str)
+@pytest.mark.parametrize("use_input_stats", [True, False])
+def test_instance_norm_casts_its_running_stats_to_its_parameters_dtype(
+        dtypes: tuple, use_input_stats: bool) -> None:
+    """torch's instance_norm casts the running mean and var to the weight's dtype (the
+    input's without one) where the mean's differs, so float64 input with float32 stats
+    runs (minitorch refused "all inputs must share same datatype"), and float16 input with
+    float32 stats and bias but no weight is refused (stats now half, the bias float: minitorch
+    ran it); the updated stats are cast back."""
+    assert_as_torch(lambda L: _instance_norm(L, dtypes, use_input_stats, (2, 3, 2, 2)), _near)
+
+
+@pytest.mark.parametrize("dtypes", [
+    (x, mean, var, w, None) for x in FLOATS for mean in [*FLOATS, None]
+    for var in [*FLOATS, None] for w in [*FLOATS, None]], ids=str)
+@pytest.mark.parametrize("shape", [(2, 3, 4), (2, 3, 2, 1, 2)])
+def test_instance_norm_casts_both_stats_by_the_running_means_dtype(dtypes: tuple,
+                                                                   shape: tuple) -> None:
+    """The cast is decided by the running mean alone and casts both (a missing running var
+    then fails as a call on an undefined tensor), on 3-d and 5-d inputs too."""
+    assert_as_torch(lambda L: _instance_norm(L, dtypes, True, shape), _near)
