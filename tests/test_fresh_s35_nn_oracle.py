@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import itertools
 import math
+import tracemalloc
 from typing import Any
 
 import numpy as np
 import pytest
+import torch
 
+import minitorch as mt
 from tests.oracle import assert_as_torch, assert_same
 
 DTYPES = ["int64", "float32", "float64", "float16", "bool"]
@@ -157,3 +160,66 @@ def test_instance_norm_casts_both_stats_by_the_running_means_dtype(dtypes: tuple
     """The cast is decided by the running mean alone and casts both (a missing running var
     then fails as a call on an undefined tensor), on 3-d and 5-d inputs too."""
     assert_as_torch(lambda L: _instance_norm(L, dtypes, True, shape), _near)
+
+
+def _conv(L: Any, nd: int, size: tuple, kernel: tuple, geometry: tuple, groups: int = 1,
+          bias: bool = True, bad: str | None = None) -> tuple:
+    """conv{nd}d of a float64 batch (two channels a group) and its gradients (``bad``: an inf
+    weight, or a nan output gradient, where torch's sums read them)."""
+    stride, padding, dilation = geometry
+    x = L.tensor(np.sin(np.arange(2 * 2 * groups * math.prod(size))).reshape(
+        2, 2 * groups, *size), requires_grad=True)
+    w_data = np.cos(np.arange(4 * groups * math.prod(kernel))).reshape(2 * groups, 2,
+                                                                        *kernel)
+    if bad == "w":
+        w_data.flat[0] = np.inf
+    w = L.tensor(w_data, requires_grad=True)
+    b = L.tensor(np.arange(2. * groups), requires_grad=True) if bias else None
+    y = getattr(L.nn.functional, f"conv{nd}d")(x, w, b, stride=stride, padding=padding,
+                                               dilation=dilation, groups=groups)
+    g_data = np.cos(np.arange(y.numel()) * 0.7).reshape(tuple(y.shape))
+    if bad == "g":
+        g_data.flat[0] = np.nan
+    grads = L.autograd.grad(y, [x, w, *([b] if bias else [])], L.tensor(g_data))
+    return (y, *grads)
+
+
+@pytest.mark.parametrize("nd, size, kernel, geometry, groups, bias, bad", [
+    (3, (3, 2, 3), (1, 3, 3), (3, 100, (1, 2, 1)), 1, True, None),  # the fuzzer's case
+    (3, (3, 2, 3), (1, 3, 3), (3, 7, (1, 2, 1)), 1, False, None),
+    (2, (4, 5), (3, 2), ((2, 3), (9, 4), (1, 2)), 2, True, None),
+    (2, (4, 5), (3, 2), ((2, 3), (9, 4), (1, 2)), 1, True, "w"),
+    (2, (4, 5), (3, 2), ((2, 3), (9, 4), (1, 2)), 1, True, "g"),
+    (2, (2, 2), (1, 1), (5, 9, 1), 1, True, "g"),  # windows of padding alone, in each dim
+    (2, (2, 3), (2, 2), (4, 1, 1), 1, False, None),  # stride skips part of the input
+    (1, (5,), (3,), (4, 8, 2), 1, True, None), (1, (5,), (3,), (1, 8, 2), 2, True, "g"),
+    (1, (3,), (2,), (3, 2, 1), 1, False, None),
+    (2, (3, 3), (3, 3), (1, 1, 1), 1, True, None),  # nothing to leave out
+], ids=str)
+def test_a_convolution_with_wide_padding_computes_what_its_windows_read(
+        nd: int, size: tuple, kernel: tuple, geometry: tuple, groups: int, bias: bool,
+        bad: str | None) -> None:
+    """conv3d of a (3, 2, 3) input with padding 100 ran for minutes (torch: instant): the
+    padded input and every window of padding alone were computed; now only the windows that
+    meet the input are, the others being each weight times 0 (+ bias), as torch's sums give
+    (nan for a weight that is not finite), and a nan gradient there reaches the weight's."""
+    assert_as_torch(lambda L: _conv(L, nd, size, kernel, geometry, groups, bias, bad),
+                    assert_same)
+
+
+def test_a_convolution_with_wide_padding_holds_no_padded_input() -> None:
+    """What a float64 convolution over padding 1500 holds at most is its result's size,
+    not the (3002, 3002) padded input's (72 MB before). (float32 2-d ones run torch's
+    kernels, :mod:`minitorch.ops._conv_order`, over the whole padding still.)"""
+    x = mt.ones(1, 1, 2, 2, dtype=mt.float64, requires_grad=True)
+    w = mt.ones(1, 1, 1, 1, dtype=mt.float64, requires_grad=True)
+    tracemalloc.start()
+    try:
+        y = mt.nn.functional.conv2d(x, w, stride=1000, padding=1500)
+        y.sum().backward()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2**20, peak
+    assert tuple(y.shape) == tuple(torch.nn.functional.conv2d(
+        torch.ones(1, 1, 2, 2), torch.ones(1, 1, 1, 1), stride=1000, padding=1500).shape)
