@@ -383,7 +383,8 @@ def _matmul(a: Tensor, b: Tensor, da: int, db: int) -> Tensor:
         return Mm.apply(a, b)
     if da <= 2 and db >= 3:
         return _small_times_batch(a, b)
-    if da >= 3 and db <= 2 and (b.requires_grad or not a.numel() or _batch_spans(a)):
+    if da >= 3 and db <= 2 and (b.requires_grad or not a.numel() or
+                                 _batch_spans(a.shape, a.stride())):
         # the rows spelled out: -1 is ambiguous where a row has no element
         folded = a.reshape(math.prod(a.shape[:-1]), a.shape[-1])
         out = Mv.apply(folded, b) if db == 1 else Mm.apply(folded, b)
@@ -421,18 +422,19 @@ def _folds_as_is(b: Tensor) -> bool:
     >>> _folds_as_is(minitorch.ones(2, 1, 2)), _folds_as_is(minitorch.ones(2, 2, 2))
     (True, False)
     """
-    return _batch_spans(b.transpose(-1, -2))
+    shape, strides = list(b.shape), list(b.stride())
+    shape[-2:], strides[-2:] = shape[:-3:-1], strides[:-3:-1]
+    return _batch_spans(shape, strides)
 
 
-def _batch_spans(a: Tensor) -> bool:
-    """Whether ``a``'s batch dims fold into its rows without a copy (torch's ``should_fold``
-    for the larger operand): each batch stride spans the dims after it.
+def _batch_spans(shape: Any, strides: Any) -> bool:
+    """Whether a tensor's batch dims fold into its rows without a copy (torch's
+    ``should_fold`` for the larger operand): each batch stride spans the dims after it.
 
-    >>> _batch_spans(minitorch.ones(2, 2, 2)), _batch_spans(minitorch.ones(2, 2, 2).mT)
+    >>> _batch_spans((2, 2, 2), (4, 2, 1)), _batch_spans((2, 2, 2), (2, 4, 1))
     (True, False)
     """
-    shape, strides = a.shape, a.stride()
-    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(a.dim() - 2))
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(len(shape) - 2))
 
 
 def _batched(a: Tensor, b: Tensor) -> Tensor:
