@@ -362,7 +362,7 @@ def _grads_within(g: Tensor, x: Tensor, w: Tensor, need_x: bool, need_w: bool,
     if need_x and grad_x is None:  # (torch's reads the weight: so does its graph)
         grad_x = g.new_zeros(tuple(x.shape)) + _no_value_of(w)
     if need_w:
-        alone = g._xp.ones(tuple(g.shape), dtype=bool)  # the windows of padding alone
+        alone = g._xp.ones(tuple(g.shape), dtype=g._xp.bool)  # windows of padding alone
         alone[(*every, *reached.output)] = False
         lost = (where(wrap(alone), g, 0) * 0).sum((0, *range(2, g.dim())))
         lost = lost.reshape(-1, *(1,) * (w.dim() - 1)).expand(*w.shape)
