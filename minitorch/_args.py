@@ -1175,6 +1175,16 @@ def tensor_args(fn: str, *specs: tuple) -> None:
                             f"{type_name(value)}")
 
 
+def undefined_self() -> RuntimeError:
+    """torch's refusal where its C++ calls a method of an undefined (None) tensor.
+
+    >>> str(undefined_self()).startswith("Expected a proper Tensor but got None")
+    True
+    """
+    return RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor in C++) "
+                        "for argument #0 'self'")
+
+
 def string(fn: str, value: Any, name: str, position: int | None = None) -> str:
     """A string argument, refused with torch's parser's message otherwise.
 

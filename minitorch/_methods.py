@@ -171,8 +171,8 @@ def reshape(self: Tensor, *shape_: Any) -> Tensor:
 def _reshaped(self: Tensor, target: tuple) -> Tensor:
     """A view in shape ``target`` if the strides allow one, else torch's copy: a contiguous
     clone seen in the new shape (``UnsafeViewBackward0`` over ``CloneBackward0``)."""
-    if shape.viewable(self, target):  # (torch's view has no gradient formula off grad mode)
-        view = shape.View if grad_mode._state.grad_enabled else shape.ReshapeAlias
+    if shape.viewable(self, target):  # torch views contiguous memory, aliases other strides
+        view = shape.View if self.is_contiguous() else shape.ReshapeAlias
         return view.apply(self, shape=target)
     return shape.UnsafeView.apply(shape.Clone.apply(self, contiguous=True), shape=target)
 

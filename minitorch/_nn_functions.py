@@ -233,6 +233,24 @@ def batch_norm(input: Tensor, weight: Any = _args.OMITTED, bias: Any = _args.OMI
                         eps)
 
 
+def _stats_as_parameters(input: Tensor, weight: Any, running_mean: Any,
+                         running_var: Any) -> tuple:
+    """instance_norm's running statistics in its parameters' dtype (the weight's, else the
+    input's): torch casts both where the running mean has another (a missing running var
+    then fails the cast), and its batch_norm reads them so; the updates are cast back.
+
+    >>> x = minitorch.ones(1, 2, 2, dtype=minitorch.float64)
+    >>> [t.dtype for t in _stats_as_parameters(x, None, minitorch.ones(2), minitorch.ones(2))]
+    [torch.float64, torch.float64]
+    """
+    dtype = (input if weight is None else weight).dtype
+    if running_mean is None or running_mean.dtype is dtype:
+        return running_mean, running_var
+    if running_var is None:
+        raise _args.undefined_self()
+    return running_mean.to(dtype), running_var.to(dtype)
+
+
 def _norm_parsed(fn: str, input: Any, weight: Any, bias: Any, running_mean: Any,
                  running_var: Any, flag: tuple, momentum: Any, eps: Any,
                  cudnn_enabled: Any) -> tuple:
@@ -556,11 +574,13 @@ def instance_norm(input: Tensor, weight: Any = _args.OMITTED, bias: Any = _args.
     def repeated(t: Any) -> Any:
         return None if t is None else t.repeat(samples)
 
-    mean, var = repeated(running_mean), repeated(running_var)
+    w, b = repeated(weight), repeated(bias)
+    mean, var = (repeated(t) for t in _stats_as_parameters(input, weight, running_mean,
+                                                            running_var))
     shape = (1, samples * channels, *input.shape[2:])
     # torch's C++ batch_norm: not the Python function's checks (an eps of 0 runs)
-    out = F._native_batch_norm(input.contiguous().view(shape), mean, var, repeated(weight),
-                               repeated(bias), use_input_stats, momentum, eps)
+    out = F._native_batch_norm(input.contiguous().view(shape), mean, var, w, b,
+                               use_input_stats, momentum, eps)
     from .autograd.grad_mode import no_grad
 
     with no_grad():

@@ -271,16 +271,12 @@ def _linear(input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
         return input.matmul(weight.t())
     if input.dim() == 2:
         return addmm(bias, input, weight.t())
-    if bias.dim() == 0 or bias.numel() != bias.shape[-1] or not input.is_contiguous():
-        # a 0-d bias, one that differs between rows, or an input not contiguous: torch adds
-        # it to the product in place (so the product's shape check comes before addmm's
-        # dtype check)
-        out = input.matmul(weight.t())
-        result = out + bias
-        if result.shape != out.shape:
-            raise RuntimeError(f"output with shape {list(out.shape)} doesn't match the "
-                               f"broadcast shape {list(result.shape)}")
-        return result
+    one_row = bias.dim() == 1 or bias.squeeze().dim() == 1
+    if not (one_row and bias.is_contiguous() and input.is_contiguous()):
+        # torch fuses only a bias of one row into addmm (its "likely fusable" bias), and
+        # only for a contiguous input; else it adds the bias to the product in place, so the
+        # product's dtype and shape must hold the sum
+        return input.matmul(weight.t()).add_(bias)
     # Other ranks go through a matrix of rows, as torch does (ViewBackward0 ← AddmmBackward0).
     # the row count spelled out: -1 is ambiguous for an input with no features
     rows = addmm(bias, input.reshape(math.prod(input.shape[:-1]), input.shape[-1]), weight.t())

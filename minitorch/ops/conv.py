@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 from .._tensor import Tensor
 from ..backend import namespace
@@ -64,20 +64,66 @@ def _slices(shape: tuple, kernel: tuple, geometry: Geometry,
             for offset in itertools.product(*(range(k) for k in kernel))]
 
 
+class Reach(NamedTuple):
+    """What a convolution's windows make of its input, per spatial dim: ``output``, the
+    slice of the output positions whose window meets the input (the others read padding
+    alone); ``input``, the slice of the input those windows read; ``padding``, the padding
+    they read before and after it; ``outs``, how many they are (0 in a dim where none
+    meets the input)."""
+
+    output: tuple
+    input: tuple
+    padding: tuple
+    outs: tuple
+
+
+def reach(shape: tuple, kernel: tuple, geometry: Geometry) -> Reach | None:
+    """The :class:`Reach` of windows ``kernel`` with ``geometry`` over an input ``shape``;
+    None where every window meets the input and the padding is all read (nothing to cut).
+    A padding wider than the kernel leaves windows of padding alone: computing only what the
+    others read keeps the work the input's size, not the padding's.
+
+    >>> reach((1, 1, 3), (1,), ((3,), (100,), (1,)))
+    Reach(output=(slice(34, 35, None),), input=(slice(2, 3, None),), padding=((0, 0),), outs=(1,))
+    >>> reach((1, 1, 4, 4), (3, 3), ((1, 1), (1, 1), (1, 1))) is None
+    True
+    """
+    dims, whole = [], []
+    for size, k, s, p, d in zip(shape[-len(kernel):], kernel, *geometry):
+        span, n = d * (k - 1), out_size(size, k, s, p, d)  # (span: a window's extent)
+        first, last = max(0, -((span - p) // s)), min(n - 1, (p + size - 1) // s)
+        start, end = s * first - p, s * last + span - p  # in the input's positions
+        dims.append((slice(first, last + 1), slice(max(start, 0), min(end, size - 1) + 1),
+                     (max(0, -start), max(0, end - size + 1)), max(0, last - first + 1)))
+        whole.append((slice(0, n), slice(0, size), (p, p), n))
+    return None if dims == whole else Reach(*map(tuple, zip(*dims)))
+
+
+def _sides(p: int | Pair) -> Pair:
+    """A dim's padding before and after it: ``p`` both sides, or the pair a :class:`Reach`
+    gives."""
+    return p if isinstance(p, tuple) else (p, p)
+
+
+def _pads(padding: tuple) -> bool:
+    return any(any(_sides(p)) for p in padding)
+
+
 def _padded_shape(shape: tuple, padding: tuple) -> tuple:
     n = len(padding)
-    return (*shape[:-n], *(size + 2 * p for size, p in zip(shape[-n:], padding)))
+    return (*shape[:-n], *(size + sum(_sides(p)) for size, p in zip(shape[-n:], padding)))
 
 
 def _inner(shape: tuple, padding: tuple) -> tuple:
     """The key of the unpadded input inside the padded one."""
     n = len(padding)
     lead = (slice(None),) * (len(shape) - n)
-    return (*lead, *(slice(p, p + size) for size, p in zip(shape[-n:], padding)))
+    return (*lead, *(slice(_sides(p)[0], _sides(p)[0] + size)
+                     for size, p in zip(shape[-n:], padding)))
 
 
 def _pad_array(xp: Any, a: Any, padding: tuple, fill: float) -> Any:
-    if not any(padding):
+    if not _pads(padding):
         return a
     out = xp.full(_padded_shape(a.shape, padding), fill, dtype=a.dtype)
     out[_inner(a.shape, padding)] = a
@@ -92,7 +138,7 @@ def _columns_array(xp: Any, a: Any, keys: list, padding: tuple, fill: float) -> 
 
 def _columns(x: Tensor, keys: list, padding: tuple) -> Tensor:
     """``_columns_array`` in Tensor operations (zero padding), for the backward's graph."""
-    if any(padding):
+    if _pads(padding):
         x = Embed.apply(x, shape=_padded_shape(tuple(x.shape), padding),
                         key=_inner(tuple(x.shape), padding))
     return stack([Slice.apply(x, key=key) for key in keys], x.dim() - len(padding))
@@ -111,7 +157,7 @@ def _fold(parts: Tensor, shape: tuple, keys: list, padding: tuple,
     for k, key in ((k, keys[k]) for k in offsets):
         part = Embed.apply(parts[(..., k, *spatial)], shape=padded, key=key)
         total = part if total is None else total + part
-    if not any(padding):
+    if not _pads(padding):
         return total
     return Slice.apply(total, key=_inner(shape, padding))
 
@@ -134,7 +180,10 @@ class Convolution(Op):
         ctx.plan = (order.plan_of(x._data, w._data, bias, geometry, groups)
                     if x.numel() and w.numel() else None)
         out = _torch_forward(ctx.plan, x._data, w._data, bias, geometry, groups)
-        if out is None:
+        ctx.reach = reach(tuple(x.shape), kernel, geometry) if x.numel() else None
+        if out is None and ctx.reach is not None:
+            out = _forward_within(xp, x._data, w._data, bias, geometry, groups, ctx.reach)
+        elif out is None:
             out = _numpy_forward(xp, x._data, w._data, bias, keys, geometry[1], groups)
         ctx.meta = (keys, geometry, tuple(out.shape[-2:]), b is not None, groups)
         return wrap(out)
@@ -253,6 +302,26 @@ def _numpy_forward(xp: Any, x: Any, w: Any, bias: Any, keys: list, padding: Pair
     return xp.reshape(out, (n, o, *outs))
 
 
+def _forward_within(xp: Any, x: Any, w: Any, bias: Any, geometry: Geometry, groups: int,
+                    reached: Reach) -> Any:
+    """The convolution computed over the part of the input its windows reach
+    (:func:`reach`); a window of padding alone gives each weight times 0, summed (0, or nan
+    where torch's sum meets a weight that is not finite), plus the bias."""
+    n, o, kernel = x.shape[0], w.shape[0], w.shape[2:]
+    outs = tuple(out_size(*args) for args in zip(x.shape[2:], kernel, *geometry))
+    spread = (1,) * len(kernel)
+    out = xp.zeros((n, o, *outs), dtype=x.dtype)
+    out[...] = xp.reshape(xp.sum(xp.reshape(w, (o, math.prod(w.shape[1:]))) * 0, axis=1),
+                          (o, *spread))
+    if 0 not in reached.outs:
+        inner = x[(slice(None), slice(None), *reached.input)]
+        keys = _slices(inner.shape, kernel, (geometry[0], reached.padding, geometry[2]),
+                       reached.outs)
+        out[(slice(None), slice(None), *reached.output)] = _numpy_forward(
+            xp, inner, w, None, keys, reached.padding, groups)
+    return out if bias is None else out + xp.reshape(bias, (o, *spread))
+
+
 def _grads(ctx: Any, g: Tensor, needs: tuple, x: Tensor, w: Tensor) -> tuple:
     """The gradients ``needs`` asks for, in Tensor operations (numpy's products): a graph
     to ``x`` and ``w`` (the input and weight as 4-d tensors) when one is recorded."""
@@ -263,10 +332,48 @@ def _grads(ctx: Any, g: Tensor, needs: tuple, x: Tensor, w: Tensor) -> tuple:
         return (zero.expand(*x.shape) if need_x else None,
                 zero.expand(*w.shape) if need_w else None,
                 zero.expand(w.shape[0]) if need_b and has_bias else None)
+    grad_b = g.sum((0, *range(2, g.dim()))) if need_b and has_bias else None
+    if ctx.reach is not None:
+        return (*_grads_within(g, x, w, need_x, need_w, ctx.meta[1], groups, ctx.reach),
+                grad_b)
     grad_x = input_grad(g, w, tuple(x.shape), keys, padding, groups) if need_x else None
     grad_w = weight_grad(g, x, tuple(w.shape), keys, padding, groups) if need_w else None
-    grad_b = g.sum((0, *range(2, g.dim()))) if need_b and has_bias else None
     return grad_x, grad_w, grad_b
+
+
+def _grads_within(g: Tensor, x: Tensor, w: Tensor, need_x: bool, need_w: bool,
+                  geometry: Geometry, groups: int, reached: Reach) -> tuple:
+    """The input's and weight's gradients from the part of the input the windows reach
+    (:func:`reach`): the rest of the input gets none; the windows of padding alone add
+    each gradient times 0 to the weight's (0, or nan where the gradient is not finite)."""
+    every = (slice(None), slice(None))
+    grad_x = grad_w = None
+    if 0 not in reached.outs:
+        g_in, x_in = Slice.apply(g, key=(*every, *reached.output)), \
+            Slice.apply(x, key=(*every, *reached.input))
+        keys = _slices(tuple(x_in.shape), tuple(w.shape[2:]),
+                       (geometry[0], reached.padding, geometry[2]), reached.outs)
+        if need_x:
+            grad_x = Embed.apply(input_grad(g_in, w, tuple(x_in.shape), keys, reached.padding,
+                                            groups), shape=tuple(x.shape),
+                                 key=(*every, *reached.input))
+        if need_w:
+            grad_w = weight_grad(g_in, x_in, tuple(w.shape), keys, reached.padding, groups)
+    if need_x and grad_x is None:  # (torch's reads the weight: so does its graph)
+        grad_x = g.new_zeros(tuple(x.shape)) + _no_value_of(w)
+    if need_w:
+        alone = g._xp.ones(tuple(g.shape), dtype=g._xp.bool)  # windows of padding alone
+        alone[(*every, *reached.output)] = False
+        lost = (where(wrap(alone), g, 0) * 0).sum((0, *range(2, g.dim())))
+        lost = lost.reshape(-1, *(1,) * (w.dim() - 1)).expand(*w.shape)
+        grad_w = lost + _no_value_of(x) if grad_w is None else grad_w + lost
+    return grad_x, grad_w
+
+
+def _no_value_of(t: Tensor) -> Tensor:
+    """0, as the sum of none of ``t``'s values: a gradient that reads nothing of ``t`` still
+    records the graph to it that torch's (which reads its zero padding) does."""
+    return t.reshape(-1)[:0].sum()
 
 
 def input_grad(g: Tensor, w: Tensor, x_shape: tuple, keys: list, padding: Pair,

@@ -51,8 +51,7 @@ class Dist(Op):
         grad = _norm_backward(a - b, out, g, ctx.p, None)
         if grad is None:  # p = 0: torch's formula for ``other`` negates the missing gradient
             if ctx.needs_input_grad[1]:
-                raise RuntimeError("Expected a proper Tensor but got None (or an undefined "
-                                   "Tensor in C++) for argument #0 'self'")
+                raise _args.undefined_self()
             return None, None
         return sum_to(grad, a.shape), sum_to(-grad, b.shape)
 

@@ -18,7 +18,7 @@ from ..autograd import profiler, torch_events
 from ..backend import element_strides, half_via_float, namespace
 from ._base import Op, check_same_device, kept, like, wrap
 from ._out import takes_out
-from .shape import Clone, SqueezeInplace, UnsafeView
+from .shape import Clone, UnsafeView
 
 
 def _same_dtype(a: Tensor, b: Tensor, kernel: str) -> None:
@@ -399,12 +399,13 @@ def _matmul(a: Tensor, b: Tensor, da: int, db: int) -> Tensor:
     if da == 2 and db == 1:
         return Mv.apply(a, b)
     if da == 1 and db == 2:
-        return SqueezeInplace.apply(Mm.apply(a.unsqueeze(0), b), dims=(0,))
+        return Mm.apply(a.unsqueeze(0), b).squeeze_(0)  # torch squeezes in place: no view
     if da == 2 and db == 2:
         return Mm.apply(a, b)
     if da <= 2 and db >= 3:
         return _small_times_batch(a, b)
-    if da >= 3 and db <= 2:
+    if da >= 3 and db <= 2 and (b.requires_grad or not a.numel() or
+                                 _batch_spans(a.shape, a.stride())):
         # the rows spelled out: -1 is ambiguous where a row has no element
         folded = a.reshape(math.prod(a.shape[:-1]), a.shape[-1])
         out = Mv.apply(folded, b) if db == 1 else Mm.apply(folded, b)
@@ -444,7 +445,17 @@ def _folds_as_is(b: Tensor) -> bool:
     """
     shape, strides = list(b.shape), list(b.stride())
     shape[-2:], strides[-2:] = shape[:-3:-1], strides[:-3:-1]
-    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(b.dim() - 2))
+    return _batch_spans(shape, strides)
+
+
+def _batch_spans(shape: Any, strides: Any) -> bool:
+    """Whether a tensor's batch dims fold into its rows without a copy (torch's
+    ``should_fold`` for the larger operand): each batch stride spans the dims after it.
+
+    >>> _batch_spans((2, 2, 2), (4, 2, 1)), _batch_spans((2, 2, 2), (2, 4, 1))
+    (True, False)
+    """
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(len(shape) - 2))
 
 
 def _batched(a: Tensor, b: Tensor) -> Tensor:

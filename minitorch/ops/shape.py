@@ -85,8 +85,8 @@ FwPrimal._backward_cls._torch_name = "torch::autograd::Identity"
 
 
 class ReshapeAlias(View):
-    """The view ``reshape`` makes with grad mode off: torch's ``aten::_reshape_alias``; its
-    node where torch's C++ functions reshape in grad mode (``linalg.tensorinv``)."""
+    """The view ``reshape`` makes of memory that is not contiguous (a contiguous one it
+    views): torch's ``aten::_reshape_alias``, node ``ReshapeAliasBackward0``."""
 
     node_name = "ReshapeAliasBackward0"
 
