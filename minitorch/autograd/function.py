@@ -57,6 +57,11 @@ __all__ = ["BackwardCFunction", "Function", "FunctionCtx", "apply_custom", "once
            "use"]
 
 
+# the public names of torch's built-in (C++) nodes
+_NODE_API = frozenset({"metadata", "name", "next_functions", "register_hook", "register_prehook",
+                       "requires_grad"})
+
+
 class FunctionCtx:
     """What ``forward`` and ``backward`` share: saved tensors, flags and your own attributes."""
 
@@ -188,6 +193,9 @@ class BackwardCFunction(Node, FunctionCtx):
         cls = type(self)
         names = set(super().__dir__()) - {"_saved", "_saved_names", "_saved_number",
                                           "_saved_object", "_saved_values"}  # (minitorch's)
+        if cls._forward_cls._trusted:  # a built-in op's node: torch's C++ node shows no ctx
+            names = {n for n in names if n.startswith("_") or n in _NODE_API}  # (what the op
+            # kept for its backward, save_for_backward...)
         names.update(f"_saved_{n}" for n in (*cls._saved_names, *cls._saved_values))
         names.update(f"_raw_saved_{n}" for n in cls._saved_names)
         return sorted(names)
