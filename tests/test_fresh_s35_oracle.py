@@ -255,3 +255,48 @@ def test_logcumsumexps_gradient_is_torchs_formula(data: list, dim: int, dtype: s
         first, = L.autograd.grad(L.logcumsumexp(x, dim), x, g, create_graph=True)
         return first, L.autograd.grad(first.sum(), x, allow_unused=True)
     assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize("keywords", ["sparse=True", "sparse=True, padding_idx=0",
+                                      "sparse=True, scale_grad_by_freq=True",
+                                      "sparse=True, max_norm=1.0", "padding_idx=-1",
+                                      "scale_grad_by_freq=True"])
+@pytest.mark.parametrize("then", ["y", "y.grad_fn._saved_sparse",
+                                  "y.grad_fn._saved_padding_idx",
+                                  "y.grad_fn._saved_weight_sym_argsize_0",
+                                  "y.grad_fn._saved_scale_grad_by_freq",
+                                  "sorted(a for a in dir(y.grad_fn) if 'saved' in a)",
+                                  "y.sum().backward()"])
+def test_embeddings_sparse_forward_runs_and_its_backward_is_refused(keywords: str,
+                                                                     then: str) -> None:
+    """nn fuzz: ``F.embedding(..., sparse=True)`` was refused at once; torch's forward is an
+    ordinary dense result, only the weight's gradient is sparse (minitorch refuses that
+    backward, after torch's own refusal of scale_grad_by_freq with sparse gradients)."""
+    def fn(L: Any) -> Any:
+        w = L.ones(3, 2, requires_grad=True)
+        y = eval(f"L.nn.functional.embedding(L.tensor([0, 2, 2]), w, {keywords})", {"L": L, "w": w})
+        return eval(then, {"y": y})
+    if "sparse" in keywords and then.endswith("backward()"):
+        with pytest.raises(Exception) as got:
+            fn(mt)
+        wanted = "scale_grad_by_freq not supported" if "scale" in keywords else \
+            "minitorch has no sparse tensors"
+        assert wanted in str(got.value)
+    else:
+        assert_as_torch(fn)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+@pytest.mark.parametrize("max_norm", [0.5, 1.0, 3.3])
+@pytest.mark.parametrize("norm_type", [1.0, 2.0, float("inf")])
+def test_embeddings_max_norm_scales_rows_as_torchs_kernel(dtype: str, max_norm: float,
+                                                          norm_type: float) -> None:
+    """embedding's max_norm renorm took its scale in the row's dtype (the last bit off for
+    float32: 0.70710671 for torch's 0.70710677); torch reads the norm as a double, takes the
+    scale in double and rounds it to the row's dtype."""
+    def fn(L: Any) -> Any:
+        w = L.linspace(-3, 4, 15).reshape(5, 3).to(getattr(L, dtype))
+        y = L.nn.functional.embedding(L.tensor([0, 4, 2, 2]), w, max_norm=max_norm,
+                                      norm_type=norm_type)
+        return y, w
+    assert_as_torch(fn)

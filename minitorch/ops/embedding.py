@@ -15,10 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _args
+from .._dtype import float64
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ..backend import getitem
-from ._base import Op, wrap
+from ._base import Op, c_ints, kept, wrap
 from .inplace_more import IndexAdd
 from .pointwise import where
 
@@ -28,12 +29,17 @@ __all__ = ["Embedding", "embedding", "one_hot"]
 class Embedding(Op):
     node_name = "EmbeddingBackward0"
     index_operands = (1,)
+    saved_names = ("indices",)
+    saved_values = {"padding_idx": kept("padding_idx", lambda p: c_ints(-1 if p is None else p)),
+                    "scale_grad_by_freq": kept("scale"), "sparse": kept("sparse"),
+                    "weight_sym_argsize_0": kept("shape", lambda shape: shape[0])}
     _profile_name = "aten::embedding"
 
     @staticmethod
     def forward(ctx: Any, weight: Tensor, indices: Tensor, *, padding_idx: int | None,
-                scale_grad_by_freq: bool) -> Tensor:
+                scale_grad_by_freq: bool, sparse: bool = False) -> Tensor:
         ctx.shape, ctx.padding_idx, ctx.scale = weight.shape, padding_idx, scale_grad_by_freq
+        ctx.sparse = sparse
         ctx.save_for_backward(indices)
         xp = weight._xp
         rows = getitem(xp, weight._data, xp.reshape(indices._data, (-1,)))
@@ -42,6 +48,13 @@ class Embedding(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         (indices,) = ctx.saved_tensors
+        if ctx.sparse:  # torch's gradient is a sparse tensor, which minitorch has not
+            if ctx.scale:
+                raise RuntimeError("embedding_backward: scale_grad_by_freq not supported with "
+                                   "sparse gradients")
+            raise NotImplementedError("minitorch has no sparse tensors: torch's gradient of "
+                                      "embedding(..., sparse=True) is one; use sparse=False "
+                                      "for the same values, dense")
         flat = indices.reshape(-1)
         rows = g.reshape(-1, ctx.shape[1])
         if ctx.padding_idx is not None:
@@ -109,9 +122,11 @@ def _renorm_rows(weight: Any, rows: Tensor, max_norm: float, norm_type: float) -
                            f"Got {_args.legacy(weight.dtype)} instead.")
     with grad_mode._recording(False):
         picked = weight.index_select(0, rows)
-        norms = picked.norm(p=norm_type, dim=1, keepdim=True)
+        # torch's kernel reads each norm as a double, takes the scale in double, and
+        # multiplies the row by it rounded to the row's dtype
+        norms = picked.norm(p=norm_type, dim=1, keepdim=True).to(float64)
         scale = where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
-        weight[rows] = picked * scale
+        weight[rows] = picked * scale.to(weight.dtype)
 
 
 def _padding_row(weight: Any, padding_idx: Any) -> Any:
@@ -156,10 +171,8 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
     if input.numel() and bool(input._xp.any((data < 0) | (data >= weight.shape[0]))):
         _empty_rows_refusal(weight, data)
         raise IndexError("index out of range in self")
-    if sparse:
-        raise NotImplementedError("minitorch has no sparse tensors: use sparse=False")
     return Embedding.apply(weight, input, padding_idx=padding_idx,
-                           scale_grad_by_freq=scale_grad_by_freq)
+                           scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)
 
 
 def one_hot(input: Tensor, num_classes: int = -1) -> Tensor:
