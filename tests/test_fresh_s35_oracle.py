@@ -300,3 +300,17 @@ def test_embeddings_max_norm_scales_rows_as_torchs_kernel(dtype: str, max_norm: 
                                       norm_type=norm_type)
         return y, w
     assert_as_torch(fn)
+
+
+@pytest.mark.parametrize("pad", [(0, 0), (-1, 0), (0, 0, 0, 0), (-1, -1), (1, 0), (-1, 1),
+                                 (0, -5)])
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), 1e30, 300, -1, 2.5])
+@pytest.mark.parametrize("dtype", ["int64", "int8", "uint8", "bool"])
+def test_pad_converts_its_value_only_where_it_pads_as_torch(pad: tuple, value: float,
+                                                             dtype: str) -> None:
+    """nn fuzz: ``F.pad(int_tensor, (0, 0), value=nan)`` was refused (nan cannot be an
+    int); torch's constant pad with no positive pad narrows and copies, and never converts
+    the value."""
+    def fn(L: Any) -> Any:
+        return L.nn.functional.pad(L.ones(2, 4, dtype=getattr(L, dtype)), pad, value=value)
+    assert_as_torch(fn)

@@ -210,7 +210,9 @@ def pad(input: Tensor, pad: Any, mode: str = "constant", value: float | None = N
                 raise RuntimeError("narrow(): length must be non-negative.")
             shape[d] += left + right
         _args.check_alloc(tuple(shape), input.dtype.itemsize)  # torch's output, then filled
-        fill = 0 if value is None else value
+        # (pads none positive: torch narrows and copies, never converting the value; else
+        # its parser's double: -1 does not wrap into uint8 as an int would)
+        fill = 0 if value is None or all(p <= 0 for p in pad) else float(value)
         return ConstantPadNd.apply(input, pad=pad, value=_args.assigned(fill, input.dtype))
     if value is not None and value != 0:
         raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
