@@ -314,3 +314,28 @@ def test_pad_converts_its_value_only_where_it_pads_as_torch(pad: tuple, value: f
     def fn(L: Any) -> Any:
         return L.nn.functional.pad(L.ones(2, 4, dtype=getattr(L, dtype)), pad, value=value)
     assert_as_torch(fn)
+
+
+SCALED = {"addmm": [(2, 4), (2, 3), (3, 4)], "addmv": [(2,), (2, 3), (3,)],
+          "addr": [(2, 3), (2,), (3,)], "addbmm": [(2, 4), (3, 2, 5), (3, 5, 4)],
+          "baddbmm": [(3, 2, 4), (3, 2, 5), (3, 5, 4)]}
+
+
+@pytest.mark.parametrize("op", sorted(SCALED))
+@pytest.mark.parametrize("needs", ["100", "010", "001", "011", "110", "111"])
+@pytest.mark.parametrize("scales", [{}, {"beta": 0.5, "alpha": 2.0}, {"beta": 0}])
+def test_a_scaled_products_gradients_with_one_factor_saved_are_torchs(
+        op: str, needs: str, scales: dict) -> None:
+    """Math fuzz: ``addbmm(t0, t1, t2)`` with only t1 requiring grad failed in backward
+    ("'NoneType' object has no attribute 'shape'"): as torch, each factor is saved only for
+    the other's gradient, and addbmm read the unsaved one's batch count."""
+    def fn(L: Any) -> Any:
+        gen = np.random.default_rng(3)
+        ts = [L.tensor(gen.standard_normal(s), requires_grad=n == "1")
+              for s, n in zip(SCALED[op], needs)]
+        y = getattr(L, op)(*ts, **scales)
+        wanted = [t for t in ts if t.requires_grad]
+        grads = L.autograd.grad(y.sum(), wanted, create_graph=True)
+        return grads, L.autograd.grad(sum(g.sum() for g in grads), wanted, allow_unused=True,
+                                      materialize_grads=True)
+    assert_as_torch(fn, assert_same)

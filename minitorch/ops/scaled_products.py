@@ -166,9 +166,13 @@ class Addbmm(_Scaled):
         return xp.sum(batched_product(b1._data, b2._data), axis=0, dtype=b1._data.dtype)
 
     @staticmethod
-    def grads(g: Tensor, b1: Tensor, b2: Tensor) -> tuple:
-        spread = g.unsqueeze(0).expand(b1.shape[0], *g.shape)
-        return lambda: spread.bmm(b2.transpose(1, 2)), lambda: b1.transpose(1, 2).bmm(spread)
+    def grads(g: Tensor, b1: Tensor | None, b2: Tensor | None) -> tuple:
+        # (each batch is saved only for the other's gradient: the one read has the count)
+        def spread(batches: Tensor) -> Tensor:
+            return g.unsqueeze(0).expand(batches.shape[0], *g.shape)
+
+        return (lambda: spread(b2).bmm(b2.transpose(1, 2)),
+                lambda: b1.transpose(1, 2).bmm(spread(b1)))
 
 
 class Baddbmm(_Scaled):
