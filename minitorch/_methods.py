@@ -917,6 +917,7 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
         for part in (*(p for p in indexing.key_parts(key) if isinstance(p, Tensor)), value):
             check_no_overlap(self, part)  # index_put_'s checks, before its value's shape
     dims = value.dim() if isinstance(value, Tensor) else 0
+    given = value  # (torch's choice of fill_ or copy_ reads its dims before they are cut)
     if isinstance(value, Tensor):  # its shape and dtype before the indices' values
         value = indexing.check_value_shape(self, parts, value)
     indexing.check_bounds(self, parts)
@@ -934,7 +935,7 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
         if fills_mask:  # masked_fill_ too)
             warn_expanded(self, "masked_fill_")
     recorded = grad_mode._state.grad_enabled and (  # (torch's copy_ records no write into
-        self.dtype.is_floating_point or _write_name(self, key, value) != "aten::copy_")  # an
+        self.dtype.is_floating_point or _write_name(self, key, given) != "aten::copy_")  # an
     with grad_mode._recording(recorded):  # integer or bool tensor)
         self._inplace(_write_op(self, key, dims).apply, value, key=key, overlap=False,
                       fills=True)  # (torch's index_put_ writes the places it names, into an

@@ -339,3 +339,19 @@ def test_a_scaled_products_gradients_with_one_factor_saved_are_torchs(
         return grads, L.autograd.grad(sum(g.sum() for g in grads), wanted, allow_unused=True,
                                       materialize_grads=True)
     assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize("write", ["x[..., 0] = w[:1]", "x[..., 0] = w[0]", "x[0] = w[:1]",
+                                   "x[..., 0] = w[:1].reshape(1, 1)", "x[:, :1] = w[:1]"])
+@pytest.mark.parametrize("shape", [(2, 0, 2), (2, 1, 2), (2, 2)])
+def test_a_write_of_a_value_with_leading_ones_into_an_integer_tensor_is_torchs_copy(
+        write: str, shape: tuple) -> None:
+    """Math fuzz: ``x[..., 0] = w[:1]`` into an integer tensor was recorded (CopySlices);
+    torch picks copy_ (unrecorded into integers) by the value's dims before it drops the
+    value's leading ones, and fill_ (recorded) only for a 0-d value."""
+    def fn(L: Any) -> Any:
+        x = L.zeros(shape, dtype=L.int64)
+        w = L.tensor([-4.0, 2.0], requires_grad=True)
+        exec(write, {"x": x, "w": w})
+        return x, _grad_fn_name(x)
+    assert_as_torch(fn)
