@@ -771,10 +771,8 @@ def fill_(self: Tensor, value: Any) -> Tensor:
     """Fill with ``value``, in place (a 0-d tensor value gets its gradient)."""
     if isinstance(value, Tensor):
         check_inplace_allowed(self, value)  # autograd's refusals before the kernel's
-    elif isinstance(value, (int, float, complex)) or _args.holds_number(value):  # (a number
-        # the parser takes: converted after autograd's checks)
-        check_inplace_allowed(self)
-    value = _fill_value("fill_", self, value, (value,), ["Tensor value", "Number value"])
+    value = _fill_value("fill_", self, value, (value,), ["Tensor value", "Number value"],
+                        parsed=lambda: check_inplace_allowed(self))  # (and its conversion)
     if isinstance(value, Tensor):
         return self._inplace(inplace.FillTensor_.apply, value)
     return self._inplace(inplace.Fill.apply, value=value)
@@ -801,8 +799,10 @@ def fill(input: Tensor, value: Any) -> Tensor:
     return inplace.FillNumber.apply(input, value=value)
 
 
-def _fill_value(fn: str, self: Tensor, value: Any, args: tuple, signatures: Any) -> Any:
-    """``value`` as the fills take it: a 0-d tensor, or a number ``self``'s dtype holds."""
+def _fill_value(fn: str, self: Tensor, value: Any, args: tuple, signatures: Any,
+                parsed: Callable[[], None] | None = None) -> Any:
+    """``value`` as the fills take it: a 0-d tensor, or a number ``self``'s dtype holds;
+    ``parsed`` runs once the parser took a number, before its conversion."""
     if isinstance(value, Tensor):
         if value.dim():
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor "
@@ -812,6 +812,8 @@ def _fill_value(fn: str, self: Tensor, value: Any, args: tuple, signatures: Any)
         # fill has a Tensor and a Number overload: torch names neither alone
         raise TypeError(_call_form.combination_message(fn, args, {}, signatures))
     (value,) = _args.numbers(fn, (value, "value", len(args)))
+    if parsed is not None:
+        parsed()
     if self.numel() == 1 and self.dtype.name == "float16":  # torch's fast path
         return _args.one_half(value)
     return _args.assigned(value, self.dtype, unsigned=True)

@@ -210,7 +210,8 @@ def test_an_in_place_ops_parser_refuses_a_number_where_it_wants_a_tensor_first(
 
 
 @pytest.mark.parametrize("value", ["1 + 1j", "1e300", "np.float64(1e300)", "True", "'a'", "None",
-                                   "2"])
+                                   "2", "2 ** 64", "2 ** 64 - 1", "-2 ** 63 - 1", "10 ** 400",
+                                   "np.uint64(2 ** 64 - 1)"])
 @pytest.mark.parametrize("make", ["L.zeros(2, requires_grad=True)",
                                   "L.zeros(0, requires_grad=True)",
                                   "L.zeros(2, requires_grad=True)[0]",
