@@ -879,7 +879,13 @@ class Tensor(metaclass=_TensorType):
         >>> minitorch.ones(2, requires_grad=True).numpy(force=True)
         array([1., 1.], dtype=float32)
         """
-        if _batched_function.innermost() in ("reverse", "forward"):  # a wrapper, no array
+        transform = _batched_function.innermost()
+        if transform == "reverse" and force is False and self.requires_grad and \
+                grad_mode._state.grad_enabled:  # (grad's wrapper requires grad: that first)
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
+                "instead.")
+        if transform in ("reverse", "forward"):  # a wrapper, no array
             raise RuntimeError("Cannot access data pointer of Tensor that doesn't have storage")
         if force is not False:
             if not isinstance(force, bool):

@@ -356,3 +356,18 @@ def test_a_write_of_a_value_with_leading_ones_into_an_integer_tensor_is_torchs_c
         exec(write, {"x": x, "w": w})
         return x, _grad_fn_name(x)
     assert_as_torch(fn)
+
+
+@pytest.mark.parametrize("transform", ["grad", "jacrev", "jacfwd"])
+@pytest.mark.parametrize("body", ["x.nanmean().numpy().sum()", "x.numpy().sum()",
+                                  "x.detach().numpy().sum()", "x.numpy(force=True).sum()",
+                                  "x.prod(-1).numpy().sum()",
+                                  "(x * 1).sum() + L.ones(1).numpy()[0]"])
+def test_numpy_under_a_transform_is_refused_as_torch(transform: str, body: str) -> None:
+    """Autograd fuzz: ``func.grad(lambda x: x.nanmean().numpy().sum())`` said the tensor had
+    no storage; torch's grad wrapper requires grad, so numpy() refuses that first (jvp's
+    wrapper, which does not, has no storage)."""
+    def fn(L: Any) -> Any:
+        f = eval(f"lambda x: {body}", {"L": L})
+        return getattr(L.func, transform)(f)(L.tensor([0.5, -1.0, 2.0]))
+    assert_as_torch(fn, assert_same)
