@@ -909,10 +909,12 @@ class Tensor(metaclass=_TensorType):
     def __array_wrap__(self, array: Any, context: Any = None, return_scalar: bool = False
                        ) -> Tensor:
         """numpy's result of ``tensor <op> ndarray`` back as a tensor (a 0-d one too), as
-        torch: numpy computed it, with numpy's promotion."""
+        torch: numpy computed it, with numpy's promotion; a bool result comes back as uint8,
+        torch's (old) workaround there."""
         from ._creation import from_numpy
 
-        return from_numpy(array if array.ndim else array.reshape(()))
+        array = array if array.ndim else array.reshape(())
+        return from_numpy(array.astype("uint8") if array.dtype.kind == "b" else array)
 
     def __bool__(self) -> bool:
         if self.numel() != 1:

@@ -5,6 +5,7 @@ torch's message, or give torch's result."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -371,3 +372,18 @@ def test_numpy_under_a_transform_is_refused_as_torch(transform: str, body: str) 
         f = eval(f"lambda x: {body}", {"L": L})
         return getattr(L.func, transform)(f)(L.tensor([0.5, -1.0, 2.0]))
     assert_as_torch(fn, assert_same)
+
+
+@pytest.mark.parametrize("call", ["L.tensor(True) + np.array([True, False])",
+                                  "L.tensor(True) + np.array(True)",
+                                  "L.tensor(True) | np.array([True, False])",
+                                  "L.tensor([1]) > np.array([0, 3])",
+                                  "(L.ones(2) > 0) & np.array([True, False])",
+                                  "L.tensor([1.5]) + np.array([True, False])"])
+def test_a_bool_result_numpy_computes_for_a_tensor_comes_back_as_uint8(call: str) -> None:
+    """Repo fuzz (wide, seed 35502): ``tensor(True) + np.array([True, False])`` gave a bool
+    tensor; numpy computes it, and torch's ``__array_wrap__`` turns a bool result into
+    uint8 (its old workaround)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # (numpy's, about torch's wrap)
+        assert_as_torch(lambda L: eval(call, {"L": L, "np": np}))
