@@ -817,16 +817,8 @@ def _link_outputs(node: BackwardCFunction, args: tuple, outs: tuple) -> list:
             elif _among(out, args):  # a view of it; one marked non-differentiable detached
                 out = out._alias() if differentiable or not out.requires_grad else \
                     out._output_alias()
-            cls = node._forward_cls
-            if differentiable and not out.dtype.is_floating_point and cls._trusted:
-                if _writing_in_place[0] and cls.records_integer_writes:
-                    _refuses_gradients(node)
-                else:
-                    if not _writing_in_place[0]:
-                        _refuse_integer_history(args, out)
-                    differentiable = False
-            elif differentiable and not out.dtype.is_floating_point:  # (a custom Function's)
-                differentiable = False
+            if differentiable and not out.dtype.is_floating_point:
+                differentiable = _integer_output_recorded(node, args, out)
             if differentiable:  # as torch's
                 out._set_grad_fn(node, nr)
                 if out._view_of is not None:  # the node is this version's grad_fn
@@ -861,6 +853,22 @@ def writing_in_place() -> Iterator[None]:
         yield
     finally:
         _writing_in_place[0] = before
+
+
+def _integer_output_recorded(node: BackwardCFunction, args: tuple, out: T.Tensor) -> bool:
+    """Whether an output of an integer or bool dtype is recorded: a built-in op's written in
+    place (its node then refuses gradients), as torch's rebase_history records it (copy_
+    excepted); none elsewhere, after torch's set_history refusal of one from an integer input
+    that requires grad; a custom Function's never."""
+    cls = node._forward_cls
+    if not cls._trusted:
+        return False
+    if not _writing_in_place[0]:
+        _refuse_integer_history(args, out)
+        return False
+    if cls.records_integer_writes:
+        _refuses_gradients(node)
+    return cls.records_integer_writes
 
 
 def _refuse_integer_history(args: tuple, out: T.Tensor) -> None:
