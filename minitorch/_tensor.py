@@ -1426,11 +1426,20 @@ def check_no_overlap(written: Tensor, source: Tensor) -> None:
     Traceback (most recent call last):
     RuntimeError: unsupported operation: some elements of the input tensor and the written-to...
     """
-    if not (written._data.size and source._data.size):
-        return
-    a, b = _byte_span(written._data), _byte_span(source._data)
-    if a is not None and b is not None and a[0] < b[1] and b[0] < a[1]:
+    if _dense_overlap(written._data, source._data):
         raise overlap_error()
+
+
+def _dense_overlap(a: Any, b: Any) -> bool | None:
+    """Whether the arrays ``a`` and ``b`` share bytes: False where either is empty, None
+    where either does not lie densely (torch's "too hard to tell")."""
+    if not (a.size and b.size):
+        return False
+    spans = _byte_span(a), _byte_span(b)
+    if None in spans:
+        return None
+    (a0, a1), (b0, b1) = spans
+    return a0 < b1 and b0 < a1
 
 
 def shares_memory(a: Tensor, b: Tensor) -> bool:
@@ -1441,13 +1450,8 @@ def shares_memory(a: Tensor, b: Tensor) -> bool:
     >>> shares_memory(x, x.t()), shares_memory(x[0], x[1]), shares_memory(x, x.clone())
     (True, False, False)
     """
-    if not (a._data.size and b._data.size):
-        return False
-    spans = _byte_span(a._data), _byte_span(b._data)
-    if None in spans:
-        return a._memory_root() is b._memory_root()
-    (a0, a1), (b0, b1) = spans
-    return a0 < b1 and b0 < a1
+    overlap = _dense_overlap(a._data, b._data)
+    return a._memory_root() is b._memory_root() if overlap is None else overlap
 
 
 def overlap_error() -> RuntimeError:
