@@ -1100,8 +1100,7 @@ class Tensor(metaclass=_TensorType):
                 self._grad_fn, self._output_nr, self._requires_grad)
             old._accumulator = self._accumulator
             out = op(old, *others, **kwargs)
-            if out._grad_fn is not None and not self.dtype.is_floating_point:
-                autograd.function.refuse_saved_integer(out._grad_fn, old)
+            autograd.function.refuse_saved_integer(out._grad_fn, old)
         self._write(out._data, fills)
         if out._grad_fn is not None or self.dtype.is_floating_point:  # (copy_ records no
             self._take_grad_fn(out._grad_fn, out._output_nr)  # write into an integer one)
@@ -1134,8 +1133,7 @@ class Tensor(metaclass=_TensorType):
         old_root = root._history_alias()  # CopySlices copies it before the write below
         old_view = AsStridedView.apply(old_root, key=key)
         out = op(old_view, *others, **kwargs)
-        if out._grad_fn is not None and not self.dtype.is_floating_point:
-            autograd.function.refuse_saved_integer(out._grad_fn, old_view)
+        autograd.function.refuse_saved_integer(out._grad_fn, old_view)
         self._check_write(out._data, fills)  # before CopySlices writes it into the base
         new_root = CopySlices.apply(old_root, out, key=key, overlapping=bool(fills) and (
             _distinct_key(self._data) is not None))

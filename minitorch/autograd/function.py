@@ -881,7 +881,7 @@ def _refuse_integer_history(args: tuple, out: T.Tensor) -> None:
         raise RuntimeError(f"Autograd not support dtype: {legacy(out.dtype)}")
 
 
-def refuse_saved_integer(node: Node, original: T.Tensor) -> None:
+def refuse_saved_integer(node: Node | None, original: T.Tensor) -> None:
     """torch's refusal of an in-place op into an integer or bool tensor that requires grad
     (written in place by a value that does) whose node saved the tensor's old values: torch
     records a copy of them first, which set_history refuses.
@@ -892,8 +892,10 @@ def refuse_saved_integer(node: Node, original: T.Tensor) -> None:
     Traceback (most recent call last):
     RuntimeError: Autograd not support dtype: Long
     """
-    if original.requires_grad and any(saved is not None and saved._tensor is original
-                                      for saved in getattr(node, "_saved", None) or ()):
+    if original.dtype.is_floating_point or not original.requires_grad:
+        return
+    if any(saved is not None and saved._tensor is original
+           for saved in getattr(node, "_saved", None) or ()):
         raise RuntimeError(f"Autograd not support dtype: {legacy(original.dtype)}")
 
 
