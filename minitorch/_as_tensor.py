@@ -15,7 +15,7 @@ import numpy as np
 
 from . import _args, backend
 from . import _dtype as D
-from ._creation import from_numpy, tensor
+from ._creation import from_numpy, frombuffer, tensor
 from ._tensor import Tensor
 from ._warn_once import warn_once
 
@@ -108,10 +108,9 @@ def _converted(obj: Tensor, dtype: D.dtype | None, device: backend.device | None
 
 def _new_array(obj: Any, dtype: D.dtype | None, device: Any, copy: bool | None) -> Tensor:
     """A tensor over non-tensor data: shared with an array where dtype and device allow."""
-    if _is_buffer(obj):
-        raise NotImplementedError(
-            f"minitorch's asarray does not read Python buffers ({_args.type_name(obj)}); torch "
-            "reads their raw bytes as the dtype: pass np.frombuffer(obj, dtype=...) instead")
+    if _is_buffer(obj):  # torch reads its raw bytes as the dtype, sharing a writable one
+        read = frombuffer(obj, dtype=dtype or D.get_default_dtype())
+        return _converted(read, None, _target_device(device), copy)
     if copy is False:
         if isinstance(obj, np.generic):
             raise RuntimeError("can't alias NumPy scalars. Either remove copy=False or "
