@@ -1134,9 +1134,11 @@ class Tensor(metaclass=_TensorType):
         old_view = AsStridedView.apply(old_root, key=key)
         out = op(old_view, *others, **kwargs)
         autograd.function.refuse_saved_integer(out._grad_fn, old_view)
+        if backend.overlaps_itself(self._data) and not expanded(self):
+            raise _unwritable_error()  # (CopySlices would send a place's gradient twice)
         self._check_write(out._data, fills)  # before CopySlices writes it into the base
         new_root = CopySlices.apply(old_root, out, key=key, overlapping=bool(fills) and (
-            _distinct_key(self._data) is not None))
+            expanded(self)))
         self._write(out._data, fills)
         self._rebase_view(new_root, key)
         saved_as_written(out._grad_fn, self)
@@ -1180,17 +1182,13 @@ class Tensor(metaclass=_TensorType):
         src = D.from_array_dtype(array.dtype)
         if src._category > self.dtype._category:
             raise _args.cast_error(src, self.dtype)
-        aliased = bool(fills) and _distinct_key(self._data) is not None
+        aliased = bool(fills) and backend.overlaps_itself(self._data)
         if not aliased:
             check_internal_overlap(self)
         writable = backend.writable(self._data, aliased) if backend.read_only(self._data) \
             else self._data
         if writable is None and self._data.size:  # (an empty one has nothing to write)
-            raise RuntimeError(
-                "minitorch cannot write in place into this tensor: its elements overlap in "
-                "memory (a view from unfold with a step smaller than its size, where torch "
-                "writes each element once per window) or its memory is read-only. Please "
-                "clone() the tensor before performing the operation.")
+            raise _unwritable_error()
         self._data = self._data if writable is None else writable
         return aliased
 
@@ -1573,18 +1571,15 @@ def check_inplace_operands(t: Tensor, other: Any) -> None:
         check_output_shape(tuple(t.shape), broadcast_pair(t, other))
 
 
-def _distinct_key(array: Any) -> tuple | None:
-    """The index of ``array`` that keeps one element of each dim that an expand repeats (a
-    stride of 0), None where it has none.
-
-    >>> _distinct_key(minitorch.zeros(3).expand(2, 3)._data)
-    (slice(0, 1, None), slice(None, None, None))
-    """
-    strides = backend.element_strides(array)
-    if not strides or 0 in array.shape or not any(
-            st == 0 and n > 1 for st, n in zip(strides, array.shape)):
-        return None
-    return tuple(slice(0, 1) if st == 0 else slice(None) for st in strides)
+def _unwritable_error() -> RuntimeError:
+    """minitorch's refusal of a write it cannot make as torch makes it."""
+    return RuntimeError(
+        "minitorch cannot write in place into this tensor: its elements overlap in memory (a "
+        "view from unfold with a step smaller than its size, or from as_strided with strides "
+        "that reach a place twice, where torch writes such a place once per element showing "
+        "it, in its kernel's order; minitorch writes only a fill into it, outside autograd) "
+        "or its memory is read-only. Please clone() the tensor before performing the "
+        "operation.")
 
 
 def check_internal_overlap(t: Tensor) -> None:

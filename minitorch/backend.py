@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import math
 import re
 import weakref
 from collections.abc import Callable, Iterator
@@ -602,8 +603,10 @@ def strided_view(flat: Any, offset: int, sizes: tuple, strides: tuple) -> Any:
     """
     tricks = np.lib.stride_tricks if isinstance(flat, np.ndarray) else \
         importlib.import_module("cupy.lib.stride_tricks")
-    return tricks.as_strided(placed(flat[offset:], flat, offset), sizes,
-                             byte_strides(sizes, strides, flat.itemsize))
+    start, steps = placed(flat[offset:], flat, offset), byte_strides(sizes, strides, flat.itemsize)
+    if isinstance(flat, np.ndarray):  # read-only where elements overlap: writes are refused
+        return tricks.as_strided(start, sizes, steps, writeable=not _overlapping(sizes, strides))
+    return tricks.as_strided(start, sizes, steps)
 
 
 def byte_strides(sizes: tuple, strides: tuple, itemsize: int) -> tuple:
@@ -712,13 +715,40 @@ def is_dense(shape: tuple, strides: tuple) -> bool:
 
 
 def _overlapping(shape: tuple, strides: tuple) -> bool:
-    """Whether two elements of the layout share a memory place."""
+    """Whether two elements of the layout share a memory place: each dim, by growing stride,
+    steps past all that the smaller ones reach (a layout that interleaves dims is counted
+    place by place, up to 2**22 elements; beyond, taken as overlapping).
+
+    >>> _overlapping((3, 2), (1, 1)), _overlapping((3, 2), (2, 3)), _overlapping((2, 2), (0, 1))
+    (True, False, True)
+    """
     reach = 0
-    for step, n in sorted((s, n) for n, s in zip(shape, strides) if n > 1):
+    for step, n in sorted((abs(s), n) for n, s in zip(shape, strides) if n > 1):
         if step <= reach:
-            return True
+            numel = math.prod(shape)
+            return step == 0 or numel > 2 ** 22 or len(np.unique(
+                _positions(shape, strides))) < numel
         reach += (n - 1) * step
     return False
+
+
+def overlaps_itself(array: Any) -> bool:
+    """Whether two elements of ``array`` share a memory place (an expanded tensor's, an
+    unfold's or as_strided's overlapping windows); an empty one's never do.
+
+    >>> overlaps_itself(np.broadcast_to(np.ones(3), (2, 3))), overlaps_itself(np.ones((2, 3)))
+    (True, False)
+    """
+    strides = getattr(array, "strides", None)  # none in the strict array-API namespace
+    return bool(strides) and array.size > 0 and _overlapping(array.shape, strides)
+
+
+def _positions(shape: tuple, strides: tuple) -> np.ndarray:
+    """The memory place (in units of ``strides``) of each element of the layout, flat."""
+    places = np.zeros((), dtype=np.int64)
+    for n, s in zip(shape, strides):
+        places = np.add.outer(places, np.arange(n, dtype=np.int64) * s)
+    return places.reshape(-1)
 
 
 def strided_zeros(xp: Any, shape: tuple, strides: tuple, dtype: Any) -> Any:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+import minitorch as mt
 from tests.oracle import assert_as_torch
 
 BUFFERS = {
@@ -53,3 +54,51 @@ def test_asarray_reads_a_python_buffer_as_raw_bytes_of_the_dtype_as_torch(
         _poke(data)
         return result.detach().clone(), result.requires_grad
     assert_as_torch(program)
+
+
+OVERLAPPING_VIEWS = {"unfold": lambda x: x.unfold(0, 2, 1),
+                     "as_strided": lambda x: x.as_strided((2, 2), (1, 1)),
+                     "as_strided 3x2": lambda x: x.as_strided((3, 2), (1, 2))}
+FILLS = ["v.fill_(2)", "v.zero_()", "v[0] = 7", "v[:, 1] = 7", "v[v > 1] = -1",
+         "v.masked_fill_(v > 1, -1)", "v.index_fill_(1, L.tensor([0]), -1)",
+         "v[[0, 1]] = L.tensor([5., 6.])", "v[0].add_(1)"]
+
+
+@pytest.mark.parametrize("view", OVERLAPPING_VIEWS)
+@pytest.mark.parametrize("write", FILLS)
+def test_a_fill_into_a_view_whose_elements_overlap_writes_as_torch(view: str, write: str
+                                                                   ) -> None:
+    """Leftover of session 35: ``x.as_strided((2, 2), (1, 1)).add_(1)`` computed all
+    elements first and wrote them at once, where torch's kernel writes a shared place once per
+    element (a silently different result); and a fill (``fill_``, ``x[0] = 7``, a masked
+    fill) into an unfold's overlapping windows was refused. A fill is the same whatever the
+    order: minitorch writes it as torch does, and refuses the rest (below)."""
+    def program(L: Any) -> Any:
+        x = L.arange(6.)
+        v = OVERLAPPING_VIEWS[view](x)
+        exec(write, {"v": v, "L": L})
+        return x, v.clone()
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("view", OVERLAPPING_VIEWS)
+@pytest.mark.parametrize("write", ["v.add_(1)", "v.mul_(L.tensor([1., 2.]))", "v.exp_()",
+                                   "v.copy_(L.ones(v.shape))"])
+def test_arithmetic_into_overlapping_elements_is_refused_and_writes_nothing(
+        view: str, write: str) -> None:
+    """An op whose result depends on the order torch's kernel writes shared places in is
+    refused with advice, and the tensor keeps its values."""
+    x = mt.arange(6.)
+    with pytest.raises(RuntimeError, match=r"overlap in memory.*clone\(\)"):
+        exec(write, {"v": OVERLAPPING_VIEWS[view](x), "L": mt})
+    assert x.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+
+
+@pytest.mark.parametrize("write", ["v.fill_(w)", "v[0] = w", "v.masked_fill_(v > 1, w)"])
+def test_a_recorded_fill_into_overlapping_elements_is_refused(write: str) -> None:
+    """Under autograd, CopySlices would send a shared place's gradient once per element
+    showing it (torch gives it once): refused rather than a wrong gradient."""
+    x = mt.arange(4., requires_grad=True) * 1
+    w = mt.tensor(3., requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"overlap in memory.*clone\(\)"):
+        exec(write, {"v": x.unfold(0, 2, 1), "w": w})
