@@ -6,8 +6,10 @@ torch's result."""
 from __future__ import annotations
 
 import array
+from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pytest
 
 import minitorch as mt
@@ -102,3 +104,66 @@ def test_a_recorded_fill_into_overlapping_elements_is_refused(write: str) -> Non
     w = mt.tensor(3., requires_grad=True)
     with pytest.raises(RuntimeError, match=r"overlap in memory.*clone\(\)"):
         exec(write, {"v": x.unfold(0, 2, 1), "w": w})
+
+
+def _random_indexing(seed: int) -> tuple[Callable[[Any], Any], Callable[[Any, Any], Any]]:
+    """A random tensor layout (permuted, stepped, expanded) and a random key mixing slices,
+    ints, None, ``...``, integer lists and bool masks; as two functions of the library."""
+    rng = np.random.default_rng(seed)
+    ndim = int(rng.integers(1, 5))
+    shape = [int(n) for n in rng.integers(1, 4, ndim)]
+    order = [int(d) for d in rng.permutation(ndim)]
+    step = int(rng.integers(1, 3))
+    expand = ndim > 1 and rng.random() < 0.2
+
+    def make(L: Any) -> Any:
+        base = L.arange(float(np.prod(shape) * step)).reshape(*shape[:-1], shape[-1] * step)
+        x = base[..., ::step].permute(*order)
+        if expand:
+            x = x[:1].expand(2, *x.shape[1:])
+        return x
+
+    sizes = [shape[d] for d in order]
+    if expand:
+        sizes[0] = 2
+    parts: list[Any] = []
+    for n in sizes:
+        kind = rng.choice(["slice", "int", "list", "mask", "keep", "none"])
+        if kind == "slice":
+            parts.append(slice(int(rng.integers(0, n)), None, int(rng.integers(1, 3))))
+        elif kind == "int":
+            parts.append(int(rng.integers(-n, n)))
+        elif kind == "list":
+            parts.append([int(i) for i in rng.integers(-n, n, int(rng.integers(1, 4)))])
+        elif kind == "mask":
+            parts.append([bool(b) for b in rng.random(n) < 0.6])
+        elif kind == "none":
+            parts += [None, slice(None)]
+        else:
+            parts.append(slice(None))
+    if rng.random() < 0.3 and len(parts) > 1:
+        parts[int(rng.integers(0, len(parts)))] = Ellipsis
+
+    def key(L: Any, x: Any) -> Any:
+        return tuple(L.tensor(p) if isinstance(p, list) and isinstance(p[0], bool) else p
+                     for p in parts)
+    return make, key
+
+
+@pytest.mark.parametrize("seed", range(1000))
+def test_an_indexing_result_has_torchs_memory_layout(seed: int) -> None:
+    """``x[:, [0, 1]].view(-1)`` raised "view size is not compatible" where torch returns: the
+    result kept numpy's fancy-index layout (the indexed dim outermost in memory), where
+    torch's index kernel lays its output out by the source's and the indices' strides
+    (contiguous for a contiguous source); and a bool mask beside an int put its dim where
+    numpy puts it (in front), not where torch does. Checked: values, shape, ``stride()``
+    (of a result with elements: an empty one's size-1 dims' strides are left), and whether
+    ``view(-1)`` succeeds, over random layouts and keys."""
+    make, key = _random_indexing(seed)
+
+    def program(L: Any) -> Any:
+        x = make(L)
+        y = x[key(L, x)]
+        flat = y.view(-1) if y.is_contiguous() or y.dim() < 2 else None
+        return y, tuple(y.stride()) if y.numel() else None, y.is_contiguous(), flat
+    assert_as_torch(program)

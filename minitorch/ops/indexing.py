@@ -85,15 +85,18 @@ def _is_array(p: Any) -> bool:
 def getitem(t: Tensor, key: Any) -> Tensor:
     """``t[key]`` with torch's node for each part of the key."""
     parts = check_key(t, key)
-    if any(_is_bool_mask(p) for p in parts):
-        return Index.apply(t, key=readable_key(t, parts))
     out, dim, advanced, lone = t, 0, {}, isinstance(key, slice)
     for p in parts:
+        if _is_bool_mask(p) and p.dim() == 0:  # a 0-d mask: a bool
+            p = bool(p.item())
         if p is None or p is True or p is False:  # a new dim, which a bool indexes as a
             out = Unsqueeze.apply(out, dim=dim)  # mask (torch's IndexBackward0)
             if p is not None:
-                advanced[dim] = t._xp.zeros((int(p),), dtype=t._xp.int64)
+                advanced[dim] = [0] * int(p)
             dim += 1
+        elif _is_bool_mask(p):  # a mask of the dims it indexes
+            advanced[dim] = p
+            dim += p.dim()
         elif isinstance(p, slice):
             if lone or not _whole(p, out.shape[dim]):
                 out = Slice.apply(out, key=(slice(None),) * dim + (_clipped(p, out.shape[dim]),),
@@ -106,9 +109,18 @@ def getitem(t: Tensor, key: Any) -> Tensor:
             out = Select.apply(out, key=(slice(None),) * dim + (_args.as_int(p),),
                                given=(dim, _args.as_int(p)))
     if advanced:
-        key = tuple(advanced.get(d, slice(None)) for d in range(max(advanced) + 1))
-        return Index.apply(out, key=readable_key(out, key))
+        return Index.apply(out, key=readable_key(out, _advanced_key(advanced)))
     return out if out is not t else Alias.apply(t)
+
+
+def _advanced_key(advanced: dict) -> tuple:
+    """The key of the index kernel: the index parts at the dims they index (a mask indexes
+    as many as it has), whole slices between them."""
+    key: list = []
+    while len(key) <= max(advanced):
+        p = advanced.get(len(key), slice(None))
+        key += [p] + [None] * (p.dim() - 1 if _is_bool_mask(p) else 0)
+    return tuple(k for k in key if k is not None)
 
 
 def _as_written(s: slice) -> slice:

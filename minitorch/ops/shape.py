@@ -28,6 +28,7 @@ from ..backend import (
     to_device,
 )
 from ._base import INPUT_SIZES, Op, c_ints, check_same_device, kept, wrap
+from ._index_layout import torch_index_layout
 
 
 class View(Op):
@@ -514,11 +515,13 @@ class Index(Op):
     node_name = "IndexBackward0"
     saved_slots = ("key",)  # torch saves the indices
     _profile_name = "aten::index"
+    laid_out = True  # in torch's index kernel's layout (a user sees its strides)
 
-    @staticmethod
-    def forward(ctx: Any, a: Tensor, *, key: tuple) -> Tensor:
+    @classmethod
+    def forward(cls, ctx: Any, a: Tensor, *, key: tuple) -> Tensor:
         ctx.shape, ctx.key = a.shape, key  # indexing.check_key checked the key
-        return wrap(getitem(a._xp, a._data, key))
+        out = getitem(a._xp, a._data, key)
+        return wrap(torch_index_layout(out, a._data, key) if cls.laid_out else out)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -531,6 +534,7 @@ class AsStridedView(Index):
 
     node_name = "AsStridedBackward0"
     saved_slots = ()  # torch keeps only sizes and strides
+    laid_out = False  # (an op's input inside an in-place write, never seen)
     _profile_name = "aten::as_strided"
 
 
