@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import minitorch as mt
-from tests.oracle import assert_as_torch
+from tests.oracle import assert_as_torch, assert_same
 
 BUFFERS = {
     "bytes": lambda: b"abcdefgh", "bytearray": lambda: bytearray(b"abcdefgh"),
@@ -167,3 +167,46 @@ def test_an_indexing_result_has_torchs_memory_layout(seed: int) -> None:
         flat = y.view(-1) if y.is_contiguous() or y.dim() < 2 else None
         return y, tuple(y.stride()) if y.numel() else None, y.is_contiguous(), flat
     assert_as_torch(program)
+
+
+OUT_CALLS = {
+    "add": lambda L, a, b, out: L.add(a, b, out=out),
+    "mul": lambda L, a, b, out: L.mul(a, 2, out=out),
+    "exp": lambda L, a, b, out: L.exp(a, out=out),
+    "atan2": lambda L, a, b, out: L.atan2(a, b, out=out),
+    "maximum": lambda L, a, b, out: L.maximum(a, b, out=out),
+    "clamp": lambda L, a, b, out: L.clamp(a, 0, out=out),
+    "clamp_min": lambda L, a, b, out: L.clamp_min(a, 2, out=out),
+    "clamp tensor": lambda L, a, b, out: L.clamp(a, b, out=out),
+    "addcmul": lambda L, a, b, out: L.addcmul(a, b, a, out=out),
+    "lerp": lambda L, a, b, out: L.lerp(a, b, 0.5, out=out),
+    "logaddexp": lambda L, a, b, out: L.logaddexp(a, b, out=out),
+    "where": lambda L, a, b, out: L.where(a > 2, a, b, out=out),
+}
+# (a, b, out) as views of one 4x4 tensor x: out is a, b, shifted by one, transposed, ...
+OUT_RELATIONS = {
+    "out is a": "a = x[:3, :3]; b = x[1:, 1:].clone(); out = a",
+    "out shifted over a": "a = x.view(-1)[:12]; b = a.clone(); out = x.view(-1)[4:]",
+    "out a's transpose": "a = x; b = x.clone(); out = x.t()",
+    "out shifted over b": "a = x[:3].clone(); b = x[:3]; out = x[1:]",
+    "out disjoint": "a = x[:2]; b = x[2:]; out = L.empty(2, 4)",
+    "out interleaved": "a = x.view(-1)[::2]; b = a.clone(); out = x.view(-1)[1::2]",
+    "out b, broadcast": "a = x; b = x[:1].clone(); out = b",
+}
+
+
+@pytest.mark.parametrize("call", OUT_CALLS)
+@pytest.mark.parametrize("relation", OUT_RELATIONS)
+def test_out_sharing_memory_with_an_operand_is_checked_as_torchs_tensor_iterator(
+        call: str, relation: str) -> None:
+    """Math fuzz: ``clamp(x, 0, out=x.t())`` and ``where(c, x, y, out=y)`` of a smaller y
+    returned; torch's TensorIterator refuses an out that shares some bytes with an operand
+    without being laid out alike over them ("some elements of the input tensor and the
+    written-to tensor refer to a single memory location"), and an out that is an operand but
+    would have to be resized."""
+    def program(L: Any) -> Any:
+        scope = {"L": L, "x": L.arange(16.).view(4, 4)}
+        exec(OUT_RELATIONS[relation], scope)
+        result = OUT_CALLS[call](L, scope["a"], scope["b"], scope["out"])
+        return result, scope["x"]
+    assert_as_torch(program, assert_same)

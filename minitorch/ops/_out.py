@@ -22,8 +22,10 @@ from .._dtype import can_cast
 from .._tensor import (
     Tensor,
     broadcast_pair,
+    broadcast_shapes,
     check_internal_overlap,
     check_output_shape,
+    check_partial_overlap,
     shares_memory,
 )
 from ..autograd import grad_mode
@@ -69,7 +71,7 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
 
             no_bool(*args[:2])
         if elementwise and label not in _OVERLAPPING_OUT and _operands_parsed(fn, args, kwargs):
-            check_internal_overlap(out)  # (TensorIterator's: before shapes and dtypes)
+            _check_iterator_overlap(out, operands)  # (before shapes and dtypes)
         if label in _COMPLEX_CAST_FIRST:
             _complex_into(args[:2], out)
         if promoted and len(args) >= 2 and all(
@@ -84,6 +86,18 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
         return _write(result, out, differentiable and not unimplemented)
 
     return out_last(with_out, fn)
+
+
+def _check_iterator_overlap(out: Tensor, operands: Any) -> None:
+    """TensorIterator's checks of ``out`` before its kernel: its elements do not share
+    memory, it shares none with an operand unless it is laid out alike over the same bytes,
+    and, being an operand, it has the broadcast shape (it is not resized)."""
+    operands = [t for t in operands if isinstance(t, Tensor)]
+    check_internal_overlap(out)
+    for operand in operands:
+        check_partial_overlap(out._data, operand)
+    if any(t is out for t in operands):
+        check_output_shape(out.shape, broadcast_shapes(*(t.shape for t in operands)))
 
 
 # elementwise ops with out= that declare no signatures but take a number operand
@@ -591,8 +605,11 @@ def where_with_out(fn: Callable) -> Callable:
             if promoted is not out.dtype:
                 raise RuntimeError(f"Expected out type to be {_args.legacy(promoted)} but got "
                                    f"{_args.legacy(out.dtype)}")
-            check_internal_overlap(out)  # (its TensorIterator's)
-            return fn(condition, input, other)
+            _check_iterator_overlap(out, (condition, input, other))  # its TensorIterator's
+            result = fn(condition, input, other)
+            if any(t is out for t in (condition, input, other)):  # (never resized)
+                check_output_shape(out.shape, result.shape)
+            return result
 
         return takes_out(into_out, "where")(*args, out=out, **kwargs)
 
@@ -1241,8 +1258,8 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
         if name not in _NOT_DIFFERENTIABLE_OUT and refused:  # (theirs refuse no gradient)
             _refuse_grad(refused, _tensors_of((*args, *kwargs.values())), outs)
         first = args[0] if args else kwargs.get("input")
-        if key in _ITERATOR_OUT and _operands_parsed(fn, args, kwargs):
-            check_internal_overlap(outs[0])
+        if key.removesuffix("_tensor") in _ITERATOR_OUT and _operands_parsed(fn, args, kwargs):
+            _check_iterator_overlap(outs[0], _tensors_of((*args, *kwargs.values())))
         _kernel_checks_first(key, args, kwargs, outs[0], graded=True)
         if _checked_first(key, first):
             for o, field in (reversed if key in _VECTORS_FIRST else list)(list(zip(
