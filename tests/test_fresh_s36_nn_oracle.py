@@ -1,0 +1,38 @@
+"""torch.nn.functional calls a black-box fuzzer (session 36) found minitorch answering unlike
+torch 2.13: each program runs on both libraries and must raise torch's error or return its
+result."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.oracle import assert_as_torch
+
+THETA2 = np.arange(6.0).reshape(1, 2, 3) / 7
+THETA3 = np.arange(12.0).reshape(1, 3, 4) / 13
+
+
+def _theta(L, size):
+    return L.tensor(THETA2 if len(size) == 4 else THETA3)
+
+
+@pytest.mark.parametrize("size", [(1, 1, 1, 3), (1, 1, 3, 1), (1, 1, 1, 2, 2), (1, 1, 2, 2, 1),
+                                  (1, 1, 2, 3)])
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_affine_grid_unit_size_half_refused_as_aten_tensor(size, dtype):
+    """ATen builds a unit dim's single point by ``at::tensor(0)``, which has no float16 loop
+    on the CPU."""
+    assert_as_torch(lambda L: L.nn.functional.affine_grid(
+        _theta(L, size).to(getattr(L, dtype)), list(size), align_corners=False))
+
+
+@pytest.mark.parametrize("size", [(2, 1, 3, 4), (2, 1, 2, 3, 4)])
+def test_affine_grid_node_and_gradients(size):
+    def program(L):
+        theta = _theta(L, size)[:1].expand(2, -1, -1).double().clone().requires_grad_()
+        out = L.nn.functional.affine_grid(theta, list(size), align_corners=True)
+        grad, = L.autograd.grad((out ** 3).sum(), theta, create_graph=True)
+        return out, type(out.grad_fn).__name__, grad, L.autograd.grad(grad.sum(), theta)[0]
+
+    assert_as_torch(program)
