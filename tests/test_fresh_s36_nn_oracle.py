@@ -36,3 +36,11 @@ def test_affine_grid_node_and_gradients(size):
         return out, type(out.grad_fn).__name__, grad, L.autograd.grad(grad.sum(), theta)[0]
 
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("shapes", [((1, 6, 3), (1, 3, 2)), ((2, 1, 5), (2, 5, 1))])
+def test_small_half_bmm_sums_in_float32_rounds_once(shapes):
+    """torch's small-bmm loop accumulates float16 in float32 (affine_grid's float16 grid is
+    such a product)."""
+    a, b = (np.random.default_rng(i).standard_normal(s) for i, s in enumerate(shapes))
+    assert_as_torch(lambda L: L.tensor(a).half().bmm(L.tensor(b).half()))
