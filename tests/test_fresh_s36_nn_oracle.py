@@ -44,3 +44,12 @@ def test_small_half_bmm_sums_in_float32_rounds_once(shapes):
     such a product)."""
     a, b = (np.random.default_rng(i).standard_normal(s) for i, s in enumerate(shapes))
     assert_as_torch(lambda L: L.tensor(a).half().bmm(L.tensor(b).half()))
+
+
+@pytest.mark.parametrize("shape", [(4, 2, 3), (7, 5, 3), (3, 33)])
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_half_softmax_rounds_exps_as_torch(shape, dim):
+    """softmin(dtype=float16) (fuzzer case 224): torch's float16 kernel off the last dim keeps
+    each exp in float16 and divides by the float32 sum."""
+    x = np.random.default_rng(0).standard_normal(shape).astype(np.float32) * 3
+    assert_as_torch(lambda L: L.nn.functional.softmin(L.tensor(x), dim=dim, dtype=L.float16))
