@@ -53,3 +53,18 @@ def test_half_softmax_rounds_exps_as_torch(shape, dim):
     each exp in float16 and divides by the float32 sum."""
     x = np.random.default_rng(0).standard_normal(shape).astype(np.float32) * 3
     assert_as_torch(lambda L: L.nn.functional.softmin(L.tensor(x), dim=dim, dtype=L.float16))
+
+
+@pytest.mark.parametrize("index", [-1, 0, 3])
+@pytest.mark.parametrize("named", [False, True])
+def test_sequential_insert_shifts_by_number_as_torch(index, named):
+    """Sequential.insert moves entries by their numbers (fuzzer case 2537: KeyError '2')."""
+    def program(L):
+        layers = [L.nn.Linear(3, 4), L.nn.Tanh(), L.nn.Linear(4, 2)]
+        if named:
+            from collections import OrderedDict
+            layers = [OrderedDict(zip(("fc", "act", "out"), layers))]
+        m = L.nn.Sequential(*layers).insert(index, L.nn.ReLU())
+        return [(name, type(mod).__name__) for name, mod in m.named_children()]
+
+    assert_as_torch(program)
