@@ -87,9 +87,11 @@ class Sequential(Module):
         n = len(self)
         if not -n <= index <= n:
             raise IndexError(f"Index out of range: {index}")
-        modules = list(self)
-        modules.insert(index + n if index < 0 else index, module)
-        self._renumbered(modules)
+        index = index + n if index < 0 else index
+        # torch shifts the entries by their numbers as names: named ones are a KeyError
+        for i in range(n, index, -1):
+            self._modules[str(i)] = self._modules[str(i - 1)]
+        self._modules[str(index)] = module
         return self
 
     def extend(self, sequential: Any) -> Sequential:

@@ -28,6 +28,7 @@ import warnings
 from typing import Any
 
 from .. import _args
+from .._dtype import float16
 from .._tensor import Tensor
 from ..autograd import grad_mode
 from ..ops._base import Op, wrap
@@ -74,10 +75,31 @@ def affine_grid(theta: Tensor, size: Any, align_corners: bool | None = None) -> 
                       stacklevel=2)
     elif min(size) <= 0:
         raise ValueError(f"Expected non-zero, positive output size. Got {size}")
-    n = size[0]
-    base = _base_grid(theta, n, spatial, align_corners)
-    points = base.view(n, -1, dims + 1).bmm(theta.transpose(1, 2))
-    return points.view(n, *spatial, dims)
+    return AffineGridGenerator.apply(theta, size=(size[0], *spatial),
+                                     align_corners=align_corners)
+
+
+class AffineGridGenerator(Op):
+    """``affine_grid``'s node, ATen's ``affine_grid_generator``: the base grid times
+    ``theta``'s transpose; its gradient the base grid's transpose times the incoming one's
+    (both by ``bmm``, so a graph of the gradient can be built too)."""
+
+    node_name = "AffineGridGeneratorBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, theta: Tensor, *, size: tuple, align_corners: bool) -> Tensor:
+        n, *spatial = size
+        with grad_mode.no_grad():
+            base = _base_grid(theta, n, tuple(spatial), align_corners).view(n, -1,
+                                                                             len(spatial) + 1)
+            ctx.base, ctx.shape = base, size
+            return wrap(base.bmm(theta.transpose(1, 2)).view(n, *spatial, len(spatial))._data)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        base = ctx.base
+        g = g.reshape(base.shape[0], base.shape[1], -1)
+        return (base.transpose(1, 2).bmm(g).transpose(1, 2),)
 
 
 def _base_grid(theta: Tensor, n: int, spatial: tuple, align_corners: bool) -> Tensor:
@@ -98,6 +120,9 @@ def _steps_from_minus_one(theta: Tensor, steps: int, align_corners: bool) -> Ten
     from .. import _creation, _factories
 
     if steps <= 1:
+        # ATen's ``at::tensor(0, options)``: its CPU loop has no half-precision dtypes
+        if theta.device.type == "cpu" and theta.dtype == float16:
+            raise _args.not_implemented("tensor_cpu", theta.dtype)
         return _creation.tensor(0, dtype=theta.dtype, device=theta.device)
     line = _factories.linspace(-1, 1, steps, dtype=theta.dtype, device=theta.device)
     return line if align_corners else line * (steps - 1) / steps

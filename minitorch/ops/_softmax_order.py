@@ -308,6 +308,20 @@ def torch_log_softmax(xp: Any, a: Any, dim: int) -> Any:
     return z - sleef_logf(_in_turn_sum(_exp_by_kernel(z, dim, _chunk_vectors), dim))
 
 
+def half_softmax(xp: Any, a: Any, dim: int) -> Any:
+    """softmax of a float16 ``a``: along a dim other than the last, torch's kernel keeps each
+    exp in float16 and divides it by the float32 sum of the unrounded exps.
+
+    >>> half_softmax(np, np.float16([[0.0], [1.0]]), 0).ravel().tolist()
+    [0.26904296875, 0.73095703125]
+    """
+    if not _ours(a, np.float16) or _last(a, dim):
+        return half_via_float(torch_softmax, xp, a, dim)
+    e = np.exp(_minus_max(xp, a.astype(np.float32), dim))
+    total = e.sum(dim, keepdims=True)
+    return (e.astype(np.float16).astype(np.float32) / total).astype(np.float16)
+
+
 def half_log_softmax(xp: Any, a: Any, dim: int) -> Any:
     """log_softmax of a float16 ``a``: along the last dim, torch's kernel keeps each row's sum
     of exps, then its log, in float16 (each rounded there), the rest in float32; along

@@ -267,6 +267,8 @@ def batched_product(a: Any, b: Any) -> Any:
     xp, (rows, inner, cols) = namespace(a), (a.shape[1], a.shape[2], b.shape[2])
     if xp.__name__ != "numpy" or a.dtype.kind != "f" or not a.size or not b.size:
         return xp.matmul(a, b)  # other libraries, and integers: their own product
+    if a.dtype == xp.float16:  # torch's loop and its gemm sum float16 in float32, round once
+        return half_via_float(lambda _, x, y: batched_product(x, y), xp, a, b)
     if inner * rows * cols < 400:
         total = xp.zeros((a.shape[0], rows, cols), dtype=a.dtype)
         for k in range(inner):

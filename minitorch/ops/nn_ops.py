@@ -23,6 +23,7 @@ from ._cascade_sum import torch_sum
 from ._nll_order import nll_sum
 from ._softmax_order import (
     half_log_softmax,
+    half_softmax,
     torch_log_softmax_backward,
     torch_softmax,
     torch_softmax_backward,
@@ -61,7 +62,7 @@ class Softmax(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, dim: int) -> Tensor:
-        out = wrap(c_order(half_via_float(torch_softmax, a._xp, a._data, dim)))
+        out = wrap(c_order(half_softmax(a._xp, a._data, dim)))
         ctx.dim = dim
         ctx.save_for_backward(out)
         return out
