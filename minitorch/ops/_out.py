@@ -22,8 +22,9 @@ from .._dtype import can_cast
 from .._tensor import (
     Tensor,
     broadcast_pair,
-    check_internal_overlap,
+    check_iterator_out,
     check_output_shape,
+    check_partial_overlap,
     shares_memory,
 )
 from ..autograd import grad_mode
@@ -69,7 +70,7 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
 
             no_bool(*args[:2])
         if elementwise and label not in _OVERLAPPING_OUT and _operands_parsed(fn, args, kwargs):
-            check_internal_overlap(out)  # (TensorIterator's: before shapes and dtypes)
+            check_iterator_out(out, operands)  # (TensorIterator's: before shapes, dtypes)
         if label in _COMPLEX_CAST_FIRST:
             _complex_into(args[:2], out)
         if promoted and len(args) >= 2 and all(
@@ -134,14 +135,23 @@ _ITERATOR_OUT = frozenset({"clamp", "clip", "clamp_min", "clamp_max", "addcmul",
 def _operands_parsed(fn: Callable, args: tuple, kwargs: dict) -> bool:
     """Whether a call of ``fn`` passes torch's parser, as far as an iterator's out check
     needs: it binds to fn's named parameters (not to ``*args``), its values are tensors or
-    numbers, and one is given past the input where fn takes more (clamp's bounds not all
-    None); else fn refuses the call first."""
+    numbers, and (clamp's) one bound is not None (logit's eps may be); else fn refuses the
+    call first."""
     named = [p for p in inspect.signature(fn).parameters.values()
              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     values = [*args, *kwargs.values()]
     numbers = all(isinstance(v, (Tensor, int, float, complex)) or v is None for v in values)
-    given = len(named) < 2 or any(v is not None for v in values[1:])
+    given = fn.__name__ not in _CLAMPS or any(v is not None for v in values[1:])
     return _call_form.binds(fn, args, kwargs) and len(args) <= len(named) and numbers and given
+
+
+def _divides_integers(key: str, args: tuple, kwargs: dict) -> bool:
+    """Whether ``key`` is addcdiv of two integral tensors, which its meta function refuses
+    before its TensorIterator checks ``out``'s memory."""
+    operands = [*args[1:3], kwargs.get("tensor1"), kwargs.get("tensor2")]
+    tensors = [t for t in operands if isinstance(t, Tensor)]
+    return key == "addcdiv" and len(tensors) == 2 and not any(
+        t.dtype.is_floating_point for t in tensors)
 
 
 def _parses(fn: Callable, args: tuple, kwargs: dict) -> bool:
@@ -342,7 +352,9 @@ def _check_out_dtype(name: str, input: Any, result: Tensor | None, out: Tensor) 
         raise RuntimeError(f"nan_to_num: dtype of out: {_args.legacy(out.dtype)} should be same "
                            f"as input: {_args.legacy(input.dtype)}")
     if name == "nan_to_num" and input.dtype.is_floating_point:  # (an integer one is copied)
-        check_internal_overlap(out)
+        check_iterator_out(out, [input])
+    elif name == "nan_to_num" and out.shape == input.shape:  # (copy_'s check, after out is
+        check_partial_overlap(out._data, input)  # resized: only an unresized out is judged)
     if name == "msort" and result.dtype is not out.dtype:
         raise RuntimeError(f"Expected out tensor to have dtype {_args.c_name(result.dtype)}, "
                            f"but got {_args.c_name(out.dtype)} instead")
@@ -591,8 +603,11 @@ def where_with_out(fn: Callable) -> Callable:
             if promoted is not out.dtype:
                 raise RuntimeError(f"Expected out type to be {_args.legacy(promoted)} but got "
                                    f"{_args.legacy(out.dtype)}")
-            check_internal_overlap(out)  # (its TensorIterator's)
-            return fn(condition, input, other)
+            check_iterator_out(out, (condition, input, other))  # (its TensorIterator's)
+            result = fn(condition, input, other)
+            if any(t is out for t in (condition, input, other)):  # (an input is not resized)
+                check_output_shape(out.shape, result.shape)
+            return result
 
         return takes_out(into_out, "where")(*args, out=out, **kwargs)
 
@@ -1241,8 +1256,9 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
         if name not in _NOT_DIFFERENTIABLE_OUT and refused:  # (theirs refuse no gradient)
             _refuse_grad(refused, _tensors_of((*args, *kwargs.values())), outs)
         first = args[0] if args else kwargs.get("input")
-        if key in _ITERATOR_OUT and _operands_parsed(fn, args, kwargs):
-            check_internal_overlap(outs[0])
+        if key in _ITERATOR_OUT and _operands_parsed(fn, args, kwargs) and not \
+                _divides_integers(key, args, kwargs):  # (addcdiv's meta refuses that first)
+            check_iterator_out(outs[0], _tensors_of((*args, *kwargs.values())))
         _kernel_checks_first(key, args, kwargs, outs[0], graded=True)
         if _checked_first(key, first):
             for o, field in (reversed if key in _VECTORS_FIRST else list)(list(zip(
