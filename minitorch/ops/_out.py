@@ -526,18 +526,57 @@ dtype and Long for out's dtype.
                     f"{_args.legacy(input.dtype)} for input's dtype and "
                     f"{_args.legacy(out.dtype)} for out's dtype.")
             if kind == "dtype":
-                return fn(input, *args, **_out_dtype(name, input, out, kwargs))
+                kwargs = _out_dtype(name, input, out, kwargs)
             if kind == "float":
                 kwargs = _mean_dtype(input, out, kwargs, every=len(args) + len(kwargs) == len(
                     kwargs.keys() & {"dtype", "keepdim"}))
             result = fn(input, *args, **kwargs)
             if kind == "float":  # torch's message names Float for any floating input
                 _check_cast(D.float32, out)
+            if input is out and name in _FILLED_FIRST:
+                return _reduced_from_identity(name, input, result, args, kwargs)
             return result
 
         return takes_out(into_out, name)(*args, out=out, **kwargs)
 
     return out_last(reduced, fn)
+
+
+# the reductions (not the scans) whose kernel fills out with their identity before it reads
+# the input (amax's and amin's also wrap dim against the resized input, and int64 amin's
+# fills nothing: not repeated)
+_FILLED_FIRST = frozenset({"sum", "nansum", "prod", "mean"})
+
+
+def _reduced_from_identity(name: str, input: Tensor, result: Tensor, args: tuple,
+                           kwargs: dict) -> Tensor:
+    """torch's reduction whose ``out`` is its ``input`` (over the dims in ``args`` or
+    ``kwargs``): out, resized to the result's shape, is the input the kernel wraps the dims
+    against, and is filled with the reduction's identity before the kernel reads it, so the
+    result is that identity (mean's: a sum of zeros divided; half's mean, a float sum copied
+    in, is left as computed), not the reduction of the input's values.
+
+    >>> x = minitorch.tensor([0.5, 1.25])
+    >>> minitorch.sum(x, 0, out=x)
+    tensor(0.)
+    """
+    if name != "nansum" or not input.dtype.is_floating_point:  # (not float nansum's kernel)
+        for d in _dims_given(args, kwargs):
+            _args.wrap_dim(d, result.dim())  # (the kernel wraps dim against the resized input)
+    if name == "mean" and result.dtype is D.float16:  # (half's mean: a float sum copied in)
+        return result
+    identity = 1 if name == "prod" else 0
+    return result.detach().new_full(tuple(result.shape), identity)
+
+
+def _dims_given(args: tuple, kwargs: dict) -> tuple:
+    """The dims a reduction's call names (after its input): none, one, or a sequence.
+
+    >>> _dims_given((1,), {}), _dims_given((), {"dim": [0, 1]}), _dims_given((), {})
+    ((1,), (0, 1), ())
+    """
+    dim = args[0] if args else kwargs.get("dim")
+    return tuple(dim) if isinstance(dim, (tuple, list)) else () if dim is None else (dim,)
 
 
 def _mean_dtype(input: Any, out: Tensor, kwargs: dict, every: bool) -> dict:
