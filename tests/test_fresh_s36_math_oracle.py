@@ -87,3 +87,17 @@ def test_reduction_into_its_own_input(name: str, dtype: str, call: int) -> None:
             return getattr(L, name)(x, dim, out=x, **keywords), x
 
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int32", "int64", "uint8", "bool"])
+@pytest.mark.parametrize("name", ["amax", "amin"])
+def test_min_max_into_its_own_input(name: str, dtype: str) -> None:
+    """amax/amin given their input as out: torch fills it with the dtype's lowest (amax) or
+    highest (amin) value before reading it (int64 amin's fills nothing)."""
+    def program(L):
+        x = L.tensor([1, 2, 3], dtype=getattr(L, dtype))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return getattr(L, name)(x, 0, out=x), x
+
+    assert_as_torch(program)

@@ -543,9 +543,8 @@ dtype and Long for out's dtype.
 
 
 # the reductions (not the scans) whose kernel fills out with their identity before it reads
-# the input (amax's and amin's also wrap dim against the resized input, and int64 amin's
-# fills nothing: not repeated)
-_FILLED_FIRST = frozenset({"sum", "nansum", "prod", "mean"})
+# the input (int64 amin's fills nothing: its result is as computed)
+_FILLED_FIRST = frozenset({"sum", "nansum", "prod", "mean", "amax", "amin"})
 
 
 def _reduced_from_identity(name: str, input: Tensor, result: Tensor, args: tuple,
@@ -565,8 +564,33 @@ def _reduced_from_identity(name: str, input: Tensor, result: Tensor, args: tuple
             _args.wrap_dim(d, result.dim())  # (the kernel wraps dim against the resized input)
     if name == "mean" and result.dtype is D.float16:  # (half's mean: a float sum copied in)
         return result
-    identity = 1 if name == "prod" else 0
-    return result.detach().new_full(tuple(result.shape), identity)
+    if name == "amin" and result.dtype is D.int64:
+        return result
+    return result.detach().new_full(tuple(result.shape), _identity(name, result.dtype))
+
+
+def _identity(name: str, dtype: D.dtype) -> Any:
+    """The value a reduction's kernel starts from: amax's the dtype's lowest, amin's its
+    highest, prod's 1, the sums' 0.
+
+    >>> _identity("amax", minitorch.uint8), _identity("amin", minitorch.float32)
+    (0, inf)
+    """
+    if name not in ("amax", "amin"):
+        return 1 if name == "prod" else 0
+    if dtype is D.bool:
+        return name == "amin"
+    if dtype.is_floating_point:
+        return math.inf if name == "amin" else -math.inf
+    info = _args_iinfo(dtype)
+    return info.max if name == "amin" else info.min
+
+
+def _args_iinfo(dtype: D.dtype) -> Any:
+    """``minitorch.iinfo`` of an integer dtype (imported late: the package imports this)."""
+    import minitorch
+
+    return minitorch.iinfo(dtype)
 
 
 def _dims_given(args: tuple, kwargs: dict) -> tuple:
