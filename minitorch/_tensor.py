@@ -1594,6 +1594,26 @@ def check_internal_overlap(t: Tensor) -> None:
         raise internal_overlap_error()
 
 
+def check_iterator_out(out: Tensor, operands: Any) -> None:
+    """TensorIterator's checks of ``out`` before dtypes: no internal overlap, then none
+    partly shared with any tensor among ``operands`` (the same memory laid out alike, as an
+    operand given as out, is allowed), then an operand given as out has the operands'
+    broadcast shape (it is not resized).
+
+    >>> x = minitorch.zeros(2, 2)
+    >>> check_iterator_out(x, [x])
+    >>> check_iterator_out(x.t(), [x])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    RuntimeError: unsupported operation: some elements of the input tensor and the written-to...
+    """
+    check_internal_overlap(out)
+    for operand in operands:
+        check_partial_overlap(out._data, operand)
+    tensors = [t for t in operands if isinstance(t, Tensor)]
+    if any(t is out for t in tensors):  # an operand given as out is not resized
+        check_output_shape(out.shape, broadcast_shapes(*(t.shape for t in tensors)))
+
+
 def expanded(t: Tensor) -> bool:
     """Whether elements of ``t`` share memory, as an expanded tensor's do (torch's
     ``has_internal_overlap`` answering Yes).

@@ -22,8 +22,7 @@ from .._dtype import can_cast
 from .._tensor import (
     Tensor,
     broadcast_pair,
-    broadcast_shapes,
-    check_internal_overlap,
+    check_iterator_out,
     check_output_shape,
     check_partial_overlap,
     shares_memory,
@@ -71,7 +70,7 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
 
             no_bool(*args[:2])
         if elementwise and label not in _OVERLAPPING_OUT and _operands_parsed(fn, args, kwargs):
-            _check_iterator_overlap(out, operands)  # (before shapes and dtypes)
+            check_iterator_out(out, operands)  # (TensorIterator's: before shapes, dtypes)
         if label in _COMPLEX_CAST_FIRST:
             _complex_into(args[:2], out)
         if promoted and len(args) >= 2 and all(
@@ -86,18 +85,6 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
         return _write(result, out, differentiable and not unimplemented)
 
     return out_last(with_out, fn)
-
-
-def _check_iterator_overlap(out: Tensor, operands: Any) -> None:
-    """TensorIterator's checks of ``out`` before its kernel: its elements do not share
-    memory, it shares none with an operand unless it is laid out alike over the same bytes,
-    and, being an operand, it has the broadcast shape (it is not resized)."""
-    operands = [t for t in operands if isinstance(t, Tensor)]
-    check_internal_overlap(out)
-    for operand in operands:
-        check_partial_overlap(out._data, operand)
-    if any(t is out for t in operands):
-        check_output_shape(out.shape, broadcast_shapes(*(t.shape for t in operands)))
 
 
 # elementwise ops with out= that declare no signatures but take a number operand
@@ -148,14 +135,23 @@ _ITERATOR_OUT = frozenset({"clamp", "clip", "clamp_min", "clamp_max", "addcmul",
 def _operands_parsed(fn: Callable, args: tuple, kwargs: dict) -> bool:
     """Whether a call of ``fn`` passes torch's parser, as far as an iterator's out check
     needs: it binds to fn's named parameters (not to ``*args``), its values are tensors or
-    numbers, and one is given past the input where fn takes more (clamp's bounds not all
-    None); else fn refuses the call first."""
+    numbers, and (clamp's) one bound is not None (logit's eps may be); else fn refuses the
+    call first."""
     named = [p for p in inspect.signature(fn).parameters.values()
              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     values = [*args, *kwargs.values()]
     numbers = all(isinstance(v, (Tensor, int, float, complex)) or v is None for v in values)
-    given = len(named) < 2 or any(v is not None for v in values[1:])
+    given = fn.__name__ not in _CLAMPS or any(v is not None for v in values[1:])
     return _call_form.binds(fn, args, kwargs) and len(args) <= len(named) and numbers and given
+
+
+def _divides_integers(key: str, args: tuple, kwargs: dict) -> bool:
+    """Whether ``key`` is addcdiv of two integral tensors, which its meta function refuses
+    before its TensorIterator checks ``out``'s memory."""
+    operands = [*args[1:3], kwargs.get("tensor1"), kwargs.get("tensor2")]
+    tensors = [t for t in operands if isinstance(t, Tensor)]
+    return key == "addcdiv" and len(tensors) == 2 and not any(
+        t.dtype.is_floating_point for t in tensors)
 
 
 def _parses(fn: Callable, args: tuple, kwargs: dict) -> bool:
@@ -356,7 +352,9 @@ def _check_out_dtype(name: str, input: Any, result: Tensor | None, out: Tensor) 
         raise RuntimeError(f"nan_to_num: dtype of out: {_args.legacy(out.dtype)} should be same "
                            f"as input: {_args.legacy(input.dtype)}")
     if name == "nan_to_num" and input.dtype.is_floating_point:  # (an integer one is copied)
-        check_internal_overlap(out)
+        check_iterator_out(out, [input])
+    elif name == "nan_to_num" and out.shape == input.shape:  # (copy_'s check, after out is
+        check_partial_overlap(out._data, input)  # resized: only an unresized out is judged)
     if name == "msort" and result.dtype is not out.dtype:
         raise RuntimeError(f"Expected out tensor to have dtype {_args.c_name(result.dtype)}, "
                            f"but got {_args.c_name(out.dtype)} instead")
@@ -528,18 +526,81 @@ dtype and Long for out's dtype.
                     f"{_args.legacy(input.dtype)} for input's dtype and "
                     f"{_args.legacy(out.dtype)} for out's dtype.")
             if kind == "dtype":
-                return fn(input, *args, **_out_dtype(name, input, out, kwargs))
+                kwargs = _out_dtype(name, input, out, kwargs)
             if kind == "float":
                 kwargs = _mean_dtype(input, out, kwargs, every=len(args) + len(kwargs) == len(
                     kwargs.keys() & {"dtype", "keepdim"}))
             result = fn(input, *args, **kwargs)
             if kind == "float":  # torch's message names Float for any floating input
                 _check_cast(D.float32, out)
+            if input is out and name in _FILLED_FIRST:
+                return _reduced_from_identity(name, input, result, args, kwargs)
             return result
 
         return takes_out(into_out, name)(*args, out=out, **kwargs)
 
     return out_last(reduced, fn)
+
+
+# the reductions (not the scans) whose kernel fills out with their identity before it reads
+# the input (int64 amin's fills nothing: its result is as computed)
+_FILLED_FIRST = frozenset({"sum", "nansum", "prod", "mean", "amax", "amin"})
+
+
+def _reduced_from_identity(name: str, input: Tensor, result: Tensor, args: tuple,
+                           kwargs: dict) -> Tensor:
+    """torch's reduction whose ``out`` is its ``input`` (over the dims in ``args`` or
+    ``kwargs``): out, resized to the result's shape, is the input the kernel wraps the dims
+    against, and is filled with the reduction's identity before the kernel reads it, so the
+    result is that identity (mean's: a sum of zeros divided; half's mean, a float sum copied
+    in, is left as computed), not the reduction of the input's values.
+
+    >>> x = minitorch.tensor([0.5, 1.25])
+    >>> minitorch.sum(x, 0, out=x)
+    tensor(0.)
+    """
+    if name != "nansum" or not input.dtype.is_floating_point:  # (not float nansum's kernel)
+        for d in _dims_given(args, kwargs):
+            _args.wrap_dim(d, result.dim())  # (the kernel wraps dim against the resized input)
+    if name == "mean" and result.dtype is D.float16:  # (half's mean: a float sum copied in)
+        return result
+    if name == "amin" and result.dtype is D.int64:
+        return result
+    return result.detach().new_full(tuple(result.shape), _identity(name, result.dtype))
+
+
+def _identity(name: str, dtype: D.dtype) -> Any:
+    """The value a reduction's kernel starts from: amax's the dtype's lowest, amin's its
+    highest, prod's 1, the sums' 0.
+
+    >>> _identity("amax", minitorch.uint8), _identity("amin", minitorch.float32)
+    (0, inf)
+    """
+    if name not in ("amax", "amin"):
+        return 1 if name == "prod" else 0
+    if dtype is D.bool:
+        return name == "amin"
+    if dtype.is_floating_point:
+        return math.inf if name == "amin" else -math.inf
+    info = _args_iinfo(dtype)
+    return info.max if name == "amin" else info.min
+
+
+def _args_iinfo(dtype: D.dtype) -> Any:
+    """``minitorch.iinfo`` of an integer dtype (imported late: the package imports this)."""
+    import minitorch
+
+    return minitorch.iinfo(dtype)
+
+
+def _dims_given(args: tuple, kwargs: dict) -> tuple:
+    """The dims a reduction's call names (after its input): none, one, or a sequence.
+
+    >>> _dims_given((1,), {}), _dims_given((), {"dim": [0, 1]}), _dims_given((), {})
+    ((1,), (0, 1), ())
+    """
+    dim = args[0] if args else kwargs.get("dim")
+    return tuple(dim) if isinstance(dim, (tuple, list)) else () if dim is None else (dim,)
 
 
 def _mean_dtype(input: Any, out: Tensor, kwargs: dict, every: bool) -> dict:
@@ -605,9 +666,9 @@ def where_with_out(fn: Callable) -> Callable:
             if promoted is not out.dtype:
                 raise RuntimeError(f"Expected out type to be {_args.legacy(promoted)} but got "
                                    f"{_args.legacy(out.dtype)}")
-            _check_iterator_overlap(out, (condition, input, other))  # its TensorIterator's
+            check_iterator_out(out, (condition, input, other))  # (its TensorIterator's)
             result = fn(condition, input, other)
-            if any(t is out for t in (condition, input, other)):  # (never resized)
+            if any(t is out for t in (condition, input, other)):  # (an input is not resized)
                 check_output_shape(out.shape, result.shape)
             return result
 
@@ -1258,8 +1319,10 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
         if name not in _NOT_DIFFERENTIABLE_OUT and refused:  # (theirs refuse no gradient)
             _refuse_grad(refused, _tensors_of((*args, *kwargs.values())), outs)
         first = args[0] if args else kwargs.get("input")
-        if key.removesuffix("_tensor") in _ITERATOR_OUT and _operands_parsed(fn, args, kwargs):
-            _check_iterator_overlap(outs[0], _tensors_of((*args, *kwargs.values())))
+        if key.removesuffix("_tensor") in _ITERATOR_OUT and _operands_parsed(
+                fn, args, kwargs) and not \
+                _divides_integers(key, args, kwargs):  # (addcdiv's meta refuses that first)
+            check_iterator_out(outs[0], _tensors_of((*args, *kwargs.values())))
         _kernel_checks_first(key, args, kwargs, outs[0], graded=True)
         if _checked_first(key, first):
             for o, field in (reversed if key in _VECTORS_FIRST else list)(list(zip(

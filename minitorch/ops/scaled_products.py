@@ -193,7 +193,8 @@ class Baddbmm(_Scaled):
 def _scales(fn: str, input: Tensor, beta: Any, alpha: Any, *operands: Tensor) -> tuple:
     """``beta`` and ``alpha`` read as numbers, each checked against the result (of ``input``
     with the product's ``operands``) as torch's ``check_addr_scalar``: a bool refused unless
-    the result is bool, a float where it is integral."""
+    the result is bool, a float or complex one where it is
+    integral (torch asks for an integral scalar)."""
     from .._dtype import bool as bool_
     from .._dtype import result_type
 
@@ -202,7 +203,7 @@ def _scales(fn: str, input: Tensor, beta: Any, alpha: Any, *operands: Tensor) ->
     for name, value in (("beta", beta), ("alpha", alpha)):
         if isinstance(value, bool) and result is not bool_:
             raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
-        if isinstance(value, float) and not result.is_floating_point:
+        if isinstance(value, (float, complex)) and not result.is_floating_point:
             raise RuntimeError(f"For integral input tensors, argument {name} must not be a "
                                "floating point number.")
     return beta, alpha
