@@ -23,7 +23,7 @@ import re
 import weakref
 from collections.abc import Callable, Iterator
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -897,6 +897,143 @@ def c_order(array: Any) -> Any:
     """
     flags = getattr(array, "flags", None)  # none in the strict array-API namespace
     return array if flags is None or flags.c_contiguous else array.copy(order="C")
+
+
+def index_layout(result: Any, source: Any, key: Any) -> Any:
+    """``source[key]`` (``result``, advanced indexing) laid out as torch's index kernel lays
+    it out: TensorIterator's order over the source restrided (its indexed dims become the
+    index shape, of stride 0) and the index tensors (each viewed with ones around the index
+    shape), instead of numpy's (which may put the index dims slowest).
+
+    >>> x = np.zeros((2, 3, 4))
+    >>> index_layout(x[:, [0, 1]], x, (slice(None), np.array([0, 1]))).strides
+    (64, 32, 8)
+    """
+    if getattr(result, "ndim", 0) < 2 or element_strides(source) is None:
+        return result
+    operands = _index_operands(source, key if isinstance(key, tuple) else (key,))
+    if operands is None or operands[0] != result.shape:
+        return result
+    shape, strides, same_shape = operands
+    if same_shape and all(_c_ordered(shape, s) for s in strides):  # the fast set-up
+        return c_order(result)
+    wanted = _iterator_strides(shape, fastest_first(strides, shape))
+    if wanted == element_strides(result):
+        return result
+    if not result.size:
+        return restrided(result, wanted)
+    laid = strided_zeros(namespace(result), shape, wanted, result.dtype)
+    laid[...] = result
+    return laid
+
+
+def _iterator_strides(shape: tuple, order: list) -> tuple:
+    """The strides TensorIterator gives a new output whose dims go ``order``, fastest first
+    (a dim of size 0 zeroes the slower ones' strides, as its allocation multiplies sizes).
+
+    >>> _iterator_strides((2, 0, 3), [2, 1, 0])
+    (0, 3, 1)
+    """
+    out, step = [0] * len(shape), 1
+    for d in order:
+        out[d], step = step, step * shape[d]
+    return tuple(out)
+
+
+def _c_ordered(shape: tuple, strides: tuple) -> bool:
+    """Whether ``strides`` are C order's over ``shape`` (torch's ``is_contiguous``: a dim of
+    size 1 may have any, an empty shape is contiguous)."""
+    return not math.prod(shape) or all(
+        s == c for n, s, c in zip(shape, strides, contiguous_strides(shape)) if n != 1)
+
+
+def _index_operands(source: Any, key: tuple) -> tuple | None:
+    """The shape of torch's index iterator for ``source[key]``, its inputs' strides (the
+    source restrided, index dims moved in front where they are not adjacent, then each
+    index tensor) and whether the inputs all have that shape; None for a key this does not
+    read."""
+    split = _basic_dims(source, key)
+    if split is None or not split[1]:
+        return None
+    dims, indexes = split
+    at = [d for d, _ in indexes]
+    shape = tuple(np.broadcast_shapes(*(s.shape for _, s in indexes)))
+    first = at[0]
+    if at != list(range(first, first + len(at))):  # torch's transposeToFront
+        dims, first = [dims[d] for d in at] + [x for d, x in enumerate(dims) if d not in at], 0
+    before, after = dims[:first], dims[first + len(at):]
+    out = (*(n for n, _ in before), *shape, *(n for n, _ in after))
+    source_strides = (*(s for _, s in before), *(0,) * len(shape), *(s for _, s in after))
+    index_strides = [_viewed(_expanded(s, shape), shape, before, after) for _, s in indexes]
+    same = all(n == 1 for n, _ in before + after)
+    return out, [source_strides, *index_strides], same
+
+
+def _expanded(index: Any, shape: tuple) -> tuple:
+    """``index``'s strides expanded to ``shape`` as torch's ``expand`` gives them."""
+    strides = list(index.strides)
+    for i in range(len(shape) - index.ndim - 1, -1, -1):  # a new dim: the next one's extent
+        strides.insert(0, shape[i + 1] * strides[0] if shape[i] == 1 else 0)
+    lead = len(shape) - index.ndim
+    return tuple(0 if i >= lead and index.shape[i - lead] != n else s
+                 for i, (n, s) in enumerate(zip(shape, strides)))
+
+
+def _viewed(strides: tuple, shape: tuple, before: list, after: list) -> tuple:
+    """An index tensor's strides viewed with ones around its ``shape`` (torch's
+    ``reshape_indexer``), 0 where the iterator broadcasts those ones."""
+    outer = shape[0] * strides[0] if shape else 1
+    inner = strides[-1] if shape else 1
+    return (*(outer if n == 1 else 0 for n, _ in before), *strides,
+            *(inner if n == 1 else 0 for n, _ in after))
+
+
+def _basic_dims(source: Any, key: tuple) -> tuple | None:
+    """The (size, stride) of each dim of ``source`` after ``key``'s basic parts, as torch's
+    ints, slices and Nones make them (an index tensor keeps its dims whole), and its index
+    tensors by the dim they index (a mask: its ``nonzero()`` columns, each 1-d of stride the
+    mask's ndim); None for a part this does not read."""
+    taken = sum(1 if isinstance(p, (slice, int, np.integer)) else getattr(p, "ndim", 1)
+                for p in key if p is not None and p is not Ellipsis)
+    dims = list(zip(source.shape, element_strides(source)))
+    indexes: list = []
+    at = 0
+    for p in key:
+        if p is Ellipsis:
+            at += source.ndim - taken
+        elif p is None:  # torch's unsqueeze
+            dims.insert(at, (1, dims[at][0] * dims[at][1] if at < len(dims) else 1))
+            at += 1
+        elif isinstance(p, slice):
+            size, stride = dims[at]
+            dims[at] = (len(range(*p.indices(size))), stride * (p.step or 1))
+            at += 1
+        elif isinstance(p, (bool, np.bool_)):
+            return None
+        elif isinstance(p, (int, np.integer)):
+            del dims[at]
+        elif hasattr(p, "dtype") and p.dtype == bool and p.ndim:
+            count = int(np.count_nonzero(to_numpy(p)))
+            indexes += [(at + j, _Strides((count,), (p.ndim,))) for j in range(p.ndim)]
+            at += p.ndim
+        elif hasattr(p, "dtype") and p.dtype != bool:
+            indexes.append((at, _Strides(p.shape, element_strides(p)
+                                         or contiguous_strides(p.shape))))
+            at += 1
+        else:
+            return None
+    return dims, indexes
+
+
+class _Strides(NamedTuple):
+    """An index tensor's shape and element strides (all torch's layout needs of it)."""
+
+    shape: tuple
+    strides: tuple
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
 
 
 def column_major(array: Any) -> Any:

@@ -21,6 +21,7 @@ from ..backend import (
     copy_preserving_layout,
     element_strides,
     getitem,
+    index_layout,
     is_c_contiguous,
     namespace,
     placed,
@@ -518,7 +519,7 @@ class Index(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, key: tuple) -> Tensor:
         ctx.shape, ctx.key = a.shape, key  # indexing.check_key checked the key
-        return wrap(getitem(a._xp, a._data, key))
+        return wrap(index_layout(getitem(a._xp, a._data, key), a._data, key))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -532,6 +533,11 @@ class AsStridedView(Index):
     node_name = "AsStridedBackward0"
     saved_slots = ()  # torch keeps only sizes and strides
     _profile_name = "aten::as_strided"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, *, key: tuple) -> Tensor:
+        ctx.shape, ctx.key = a.shape, key  # the view's own layout, not the index kernel's
+        return wrap(getitem(a._xp, a._data, key))
 
 
 class IndexAdd(Op):
