@@ -21,7 +21,7 @@ from .._creation import ones_like, zeros_like
 from .._tensor import Tensor
 from .._warn_once import warn_once
 from ..autograd.function import delayed_error, reduce_to_shape
-from ..backend import getitem, index_reduce, setitem, to_numpy
+from ..backend import c_order, getitem, index_reduce, setitem, to_numpy
 from ._base import Op, kept, wrap
 from .inplace_more import IndexAdd
 from .pointwise import _NoDerivative, where
@@ -557,7 +557,7 @@ class IndexSelect(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, key: tuple) -> Tensor:
         ctx.shape, ctx.key = a.shape, key
-        out = getitem(a._xp, _flat(a._data), key)
+        out = c_order(getitem(a._xp, _flat(a._data), key))  # torch's CPU kernel: contiguous
         return wrap(out if a.dim() else a._xp.reshape(out, ()))  # a scalar's is a scalar
 
     @staticmethod
