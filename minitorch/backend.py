@@ -851,7 +851,7 @@ def in_memory_order(fn: Any, array: Any) -> Any:
     """``fn(array)`` for an element-wise ``fn``, a dense ``array`` of permuted dims (a
     transpose) taken with its dims in memory order: torch's kernels walk a dense tensor's
     memory in order (which elements a vector loop takes can depend on it), and the result
-    keeps the input's layout, as torch's.
+    keeps the input's layout, as torch's (an input that is not dense: :func:`torch_layout`).
 
     >>> in_memory_order(np.exp, np.zeros((2, 3)).T).strides
     (8, 24)
@@ -861,8 +861,8 @@ def in_memory_order(fn: Any, array: Any) -> Any:
         return fn(array)
     order = fastest_first([array.strides], array.shape)[::-1]  # TensorIterator's dim order
     dense = array.transpose(order)
-    if not dense.flags.c_contiguous:  # gaps in memory: computed as laid out in C order
-        return fn(array)
+    if not dense.flags.c_contiguous:  # gaps or broadcast dims: numpy's own order differs
+        return torch_layout(fn(array), array)
     return fn(dense).transpose([order.index(d) for d in range(array.ndim)])
 
 

@@ -27,6 +27,7 @@ from ..backend import (
     placed,
     restrided,
     to_device,
+    torch_layout,
 )
 from ._base import INPUT_SIZES, Op, c_ints, check_same_device, kept, wrap
 
@@ -306,7 +307,7 @@ class ToCopy(Op):
         """Convert to ``dtype``, then move to ``device`` (None: stay)."""
         ctx.dtype, ctx.device = a.dtype, a.device if device is not None else None
         xp = a._xp
-        out = xp.astype(a._data, array_dtype(xp, dtype.name))
+        out = torch_layout(xp.astype(a._data, array_dtype(xp, dtype.name)), a._data)
         result = wrap(out if device is None else to_device(out, device))
         if not dtype.is_floating_point:  # an integer or bool copy has no gradient, as torch's
             ctx.mark_non_differentiable(result)
