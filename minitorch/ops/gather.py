@@ -143,7 +143,7 @@ class Scatter(Op):
     def forward(ctx: Any, a: Tensor, index: Tensor, src: Tensor, *, dim: int) -> Tensor:
         ctx.dim, ctx.src_shape, ctx.node_name = dim, tuple(src.shape), Scatter.node_name
         ctx.save_for_backward(index)
-        return wrap(_written(a, index, dim, src, None))
+        return wrap(c_order(_written(a, index, dim, src, None)))  # torch's: contiguous
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -161,8 +161,8 @@ class ScatterValue(Op):
     def forward(ctx: Any, a: Tensor, index: Tensor, *, dim: int, value: Any) -> Tensor:
         ctx.dim = dim
         ctx.save_for_backward(index)
-        return wrap(_written(a, index, dim, _args.scalar_for(value, a.dtype)
-                             if type(value) is int else value, None))
+        return wrap(c_order(_written(a, index, dim, _args.scalar_for(value, a.dtype)
+                                     if type(value) is int else value, None)))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
