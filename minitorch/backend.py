@@ -1036,6 +1036,25 @@ class _Strides(NamedTuple):
         return len(self.shape)
 
 
+def dense_layout(result: Any, like: Any) -> Any:
+    """``result`` laid out with ``like``'s strides where ``like`` is dense (however its dims
+    are permuted), else in C order: the layout of torch's kernels that allocate their result
+    like their input (``sort``'s values and indices).
+
+    >>> dense_layout(np.zeros((2, 3)), np.zeros((3, 2)).T).strides
+    (8, 16)
+    """
+    strides = element_strides(like)
+    if strides is None or getattr(result, "ndim", 0) < 2:
+        return result
+    if not like.size or not is_dense(like.shape, strides):
+        return c_order(result)
+    if element_strides(result) == strides:
+        return result
+    laid = strided_zeros(namespace(result), result.shape, strides, result.dtype)
+    laid[...] = result
+    return laid
+
 def column_major(array: Any) -> Any:
     """``array``'s matrices (its last two dims) stored column by column, one after another:
     the layout of the results of torch's LAPACK calls (factors, solutions, inverses), with

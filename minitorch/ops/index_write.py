@@ -28,7 +28,15 @@ from .._tensor import (
     expandable_to,
     warn_expanded,
 )
-from ..backend import c_order, copy_preserving_layout, getitem, index_add, setitem, to_numpy
+from ..backend import (
+    c_order,
+    copy_preserving_layout,
+    element_strides,
+    getitem,
+    index_add,
+    setitem,
+    to_numpy,
+)
 from ._base import Op, sum_to, wrap
 from .gather import IndexSelect
 from .indexing import _indexed_shape, check_key, check_put_dtype, readable_key, result_shape
@@ -86,7 +94,11 @@ class Put(Op):
         values = xp.reshape(source._data, (-1,))
         positions = xp.reshape(_flat_positions(a, index), (-1,))
         (index_add if accumulate else setitem)(xp, flat, (positions,), values)
-        return wrap(xp.reshape(flat, a._data.shape))
+        out = xp.reshape(flat, a._data.shape)
+        if element_strides(out) == element_strides(laid := copy_preserving_layout(xp, a._data)):
+            return wrap(out)
+        laid[...] = out  # torch's put: a clone, then written in place
+        return wrap(laid)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
