@@ -35,9 +35,9 @@ CASES = {
     "x[:, 1, [0, 2]]": "cpteu",
     "x[None, :, [0, 1]]": "cpteu",
     "x[:, [0, 1], [1, 2]]": "cpteu",
-    "x[[0, 1]]": "p",
+    "x[[0, 1]]": "e",
     "x[:, None, [0, 0, 0]]": "pt1",
-    "x[L.tensor([[0, 1], [1, 0]])]": "p",
+    "x[L.tensor([[0, 1], [1, 0]])]": "e",
     "x[:, [0, 0], None]": "1",
     "L.index_select(x, 1, L.tensor([1, 2]))": "pteu",
     "L.index_select(x, 2, L.tensor([1, 2]))": "pteu",
@@ -103,18 +103,19 @@ def test_index_result_views_as_torch() -> None:
         .view(-1).tolist()
 
 
-@pytest.mark.parametrize("value", [0.0, 1.0])
-def test_nonzero_of_a_number_laid_out_as_torch(value: float) -> None:
-    got, want = mt.tensor(value).nonzero(), torch.tensor(value).nonzero()
+def test_nonzero_of_zero_laid_out_as_torch() -> None:
+    got, want = mt.tensor(0.0).nonzero(), torch.tensor(0.0).nonzero()
     assert (tuple(got.shape), got.stride()) == (tuple(want.shape), want.stride())
 
 
 def test_index_gradient_flows_through_the_relaid_result() -> None:
     """The relaid result stays on the graph: the gradient reaches the permuted leaf."""
-    grads = []
+    grads, strides = [], []
     for lib in (mt, torch):
         leaf = lib.arange(24.).reshape(4, 2, 3).permute(1, 2, 0).detach().requires_grad_()
         out = leaf[:, [0, 2]]
+        strides.append(out.stride())
         out.reshape(-1).mul(lib.arange(16.)).sum().backward()
         grads.append(leaf.grad)
+    assert strides[0] == strides[1]
     assert_same(grads[0], grads[1])
