@@ -2,7 +2,7 @@
 ``.view(-1)`` succeeds): advanced indexing in TensorIterator's order over the restrided source
 and the index tensors; element-wise ops of an expanded input contiguous; the kernels that
 allocate contiguous (cat, roll, scatter, index_add, ...) contiguous; sort keeping a permuted
-input's layout; nonzero column-major."""
+input's layout; nonzero column-major; reductions over a dim contiguous."""
 
 from __future__ import annotations
 
@@ -68,6 +68,13 @@ CASES = {
     "x.put(L.tensor([0]), L.tensor([1.]))": "pt",
     "x.nonzero()": "cptseu",
     "L.argwhere(x)": "cptseu",
+    "x.sum(1)": "u",
+    "x.mean(1)": "u",
+    "x.norm(dim=1)": "p",
+    "x.prod(1)": "p",
+    "x.amax(1)": "p",
+    "x.all(1)": "peu",
+    "L.count_nonzero(x, 1)": "p",
 }
 
 

@@ -275,7 +275,7 @@ class ProdDim(Op):
         ctx.dim, ctx.keepdim = dim, keepdim
         out = a._xp.prod(data, axis=dim if a.dim() else None, dtype=data.dtype,
                          keepdims=keepdim)
-        result = wrap(out)
+        result = wrap(c_order(out))  # torch's reduction allocates it contiguous
         ctx.save_for_backward(a, result)
         return result
 
