@@ -41,6 +41,7 @@ CASES = {
     "x[:, [0, 0], None]": "1",
     "L.index_select(x, 1, L.tensor([1, 2]))": "pteu",
     "L.index_select(x, 2, L.tensor([1, 2]))": "pteu",
+    "L.index_select(x, 2, L.tensor([1]))": "pt",
     "x.exp()": "eu",
     "x.to(L.float64)": "eu",
     "x.long()": "eu",

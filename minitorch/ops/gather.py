@@ -21,7 +21,16 @@ from .._creation import ones_like, zeros_like
 from .._tensor import Tensor
 from .._warn_once import warn_once
 from ..autograd.function import delayed_error, reduce_to_shape
-from ..backend import c_order, getitem, index_reduce, setitem, to_numpy
+from ..backend import (
+    c_order,
+    contiguous_strides,
+    element_strides,
+    getitem,
+    index_reduce,
+    restrided,
+    setitem,
+    to_numpy,
+)
 from ._base import Op, kept, wrap
 from .inplace_more import IndexAdd
 from .pointwise import _NoDerivative, where
@@ -558,6 +567,8 @@ class IndexSelect(Op):
     def forward(ctx: Any, a: Tensor, *, key: tuple) -> Tensor:
         ctx.shape, ctx.key = a.shape, key
         out = c_order(getitem(a._xp, _flat(a._data), key))  # torch's CPU kernel: contiguous
+        if element_strides(out) not in (None, contiguous_strides(out.shape)):
+            out = restrided(out, contiguous_strides(out.shape))  # a dim of size 1's stride too
         return wrap(out if a.dim() else a._xp.reshape(out, ()))  # a scalar's is a scalar
 
     @staticmethod
