@@ -49,7 +49,7 @@ from ._tensor import (
 )
 from ._warn_once import warn_once
 from .autograd import grad_mode, profiler
-from .backend import reinterpret
+from .backend import c_order, reinterpret
 from .ops import (
     activation_more,
     as_strided,
@@ -1491,8 +1491,8 @@ def _reduce_bool(name: str) -> Any:
         _args.dim_types(name, dim)  # the parser's types, then the dims' ranges
         keepdim = _args.flag(name, keepdim, "keepdim")
         axis = _args.dims(name, dim, self.dim(), ranges_first=True)
-        found = getattr(xp, name)(xp.astype(self._data, xp.bool),
-                                  axis=axis if self.dim() else None, keepdims=keepdim)
+        found = c_order(getattr(xp, name)(xp.astype(self._data, xp.bool),  # torch's layout
+                                          axis=axis if self.dim() else None, keepdims=keepdim))
         # torch's uint8 all/any keep uint8 (from the days before bool tensors)
         return wrap(xp.astype(found, xp.uint8) if self.dtype.name == "uint8" else found)
 

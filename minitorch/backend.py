@@ -851,7 +851,7 @@ def in_memory_order(fn: Any, array: Any) -> Any:
     """``fn(array)`` for an element-wise ``fn``, a dense ``array`` of permuted dims (a
     transpose) taken with its dims in memory order: torch's kernels walk a dense tensor's
     memory in order (which elements a vector loop takes can depend on it), and the result
-    keeps the input's layout, as torch's.
+    keeps the input's layout, as torch's (an input that is not dense: :func:`torch_layout`).
 
     >>> in_memory_order(np.exp, np.zeros((2, 3)).T).strides
     (8, 24)
@@ -861,8 +861,8 @@ def in_memory_order(fn: Any, array: Any) -> Any:
         return fn(array)
     order = fastest_first([array.strides], array.shape)[::-1]  # TensorIterator's dim order
     dense = array.transpose(order)
-    if not dense.flags.c_contiguous:  # gaps in memory: computed as laid out in C order
-        return fn(array)
+    if not dense.flags.c_contiguous:  # gaps or broadcast dims: numpy's own order differs
+        return torch_layout(fn(array), array)
     return fn(dense).transpose([order.index(d) for d in range(array.ndim)])
 
 
@@ -898,6 +898,25 @@ def c_order(array: Any) -> Any:
     flags = getattr(array, "flags", None)  # none in the strict array-API namespace
     return array if flags is None or flags.c_contiguous else array.copy(order="C")
 
+
+def dense_layout(result: Any, like: Any) -> Any:
+    """``result`` laid out with ``like``'s strides where ``like`` is dense (however its dims
+    are permuted), else in C order: the layout of torch's kernels that allocate their result
+    like their input (``sort``'s values and indices).
+
+    >>> dense_layout(np.zeros((2, 3)), np.zeros((3, 2)).T).strides
+    (8, 16)
+    """
+    strides = element_strides(like)
+    if strides is None or getattr(result, "ndim", 0) < 2:
+        return result
+    if not like.size or not is_dense(like.shape, strides):
+        return c_order(result)
+    if element_strides(result) == strides:
+        return result
+    laid = strided_zeros(namespace(result), result.shape, strides, result.dtype)
+    laid[...] = result
+    return laid
 
 def column_major(array: Any) -> Any:
     """``array``'s matrices (its last two dims) stored column by column, one after another:

@@ -52,7 +52,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .. import _args
-from ..backend import device_of, namespace
+from ..backend import c_order, device_of, namespace
 
 GRAIN = 32768  # torch's at::internal::GRAIN_SIZE: below it a reduction runs on one thread
 # torch registers no AVX512 sum kernel (its AVX512 slot falls back to AVX2), and its AVX2 and
@@ -111,7 +111,12 @@ def _physical_cores() -> int:
 
 def torch_sum(xp: Any, a: Any, dims: tuple[int, ...] | None = None,
               keepdim: bool = False) -> Any:
-    """``xp.sum``, except float32/float64 CPU arrays, summed in torch's order (cascade_sum).
+    return c_order(_sum(xp, a, dims, keepdim))
+
+
+def _sum(xp: Any, a: Any, dims: tuple[int, ...] | None, keepdim: bool) -> Any:
+    """``xp.sum``, except float32/float64 CPU arrays, summed in torch's order (cascade_sum),
+    in C order as torch's reductions allocate their result (numpy follows the input's layout).
 
     >>> import numpy as np
     >>> float(torch_sum(np, np.array([1e8, 1, -1e8, 1, 1], dtype=np.float32)))

@@ -21,7 +21,16 @@ from .._creation import ones_like, zeros_like
 from .._tensor import Tensor
 from .._warn_once import warn_once
 from ..autograd.function import delayed_error, reduce_to_shape
-from ..backend import getitem, index_reduce, setitem, to_numpy
+from ..backend import (
+    c_order,
+    contiguous_strides,
+    element_strides,
+    getitem,
+    index_reduce,
+    restrided,
+    setitem,
+    to_numpy,
+)
 from ._base import Op, kept, wrap
 from .inplace_more import IndexAdd
 from .pointwise import _NoDerivative, where
@@ -143,7 +152,7 @@ class Scatter(Op):
     def forward(ctx: Any, a: Tensor, index: Tensor, src: Tensor, *, dim: int) -> Tensor:
         ctx.dim, ctx.src_shape, ctx.node_name = dim, tuple(src.shape), Scatter.node_name
         ctx.save_for_backward(index)
-        return wrap(_written(a, index, dim, src, None))
+        return wrap(c_order(_written(a, index, dim, src, None)))  # torch's: contiguous
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -161,8 +170,8 @@ class ScatterValue(Op):
     def forward(ctx: Any, a: Tensor, index: Tensor, *, dim: int, value: Any) -> Tensor:
         ctx.dim = dim
         ctx.save_for_backward(index)
-        return wrap(_written(a, index, dim, _args.scalar_for(value, a.dtype)
-                             if type(value) is int else value, None))
+        return wrap(c_order(_written(a, index, dim, _args.scalar_for(value, a.dtype)
+                                     if type(value) is int else value, None)))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -557,7 +566,9 @@ class IndexSelect(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, key: tuple) -> Tensor:
         ctx.shape, ctx.key = a.shape, key
-        out = getitem(a._xp, _flat(a._data), key)
+        out = c_order(getitem(a._xp, _flat(a._data), key))  # torch's CPU kernel: contiguous
+        if element_strides(out) not in (None, contiguous_strides(out.shape)):
+            out = restrided(out, contiguous_strides(out.shape))  # a dim of size 1's stride too
         return wrap(out if a.dim() else a._xp.reshape(out, ()))  # a scalar's is a scalar
 
     @staticmethod

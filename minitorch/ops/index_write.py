@@ -28,7 +28,15 @@ from .._tensor import (
     expandable_to,
     warn_expanded,
 )
-from ..backend import getitem, index_add, setitem, to_numpy
+from ..backend import (
+    c_order,
+    copy_preserving_layout,
+    element_strides,
+    getitem,
+    index_add,
+    setitem,
+    to_numpy,
+)
 from ._base import Op, sum_to, wrap
 from .gather import IndexSelect
 from .indexing import _indexed_shape, check_key, check_put_dtype, readable_key, result_shape
@@ -86,7 +94,11 @@ class Put(Op):
         values = xp.reshape(source._data, (-1,))
         positions = xp.reshape(_flat_positions(a, index), (-1,))
         (index_add if accumulate else setitem)(xp, flat, (positions,), values)
-        return wrap(xp.reshape(flat, a._data.shape))
+        out = xp.reshape(flat, a._data.shape)
+        if element_strides(out) == element_strides(laid := copy_preserving_layout(xp, a._data)):
+            return wrap(out)
+        laid[...] = out  # torch's put: a clone, then written in place
+        return wrap(laid)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -190,7 +202,7 @@ class IndexCopy(Op):
     def forward(ctx: Any, a: Tensor, source: Tensor, *, key: tuple) -> Tensor:
         ctx.key, ctx.source_shape = key, source.shape
         xp = a._xp
-        out = xp.asarray(a._data, copy=True)
+        out = c_order(xp.asarray(a._data, copy=True))  # torch's out-of-place: contiguous
         target = xp.reshape(out, (1,)) if out.ndim == 0 else out
         setitem(xp, target, key, xp.reshape(source._data, getitem(xp, target, key).shape))
         return wrap(xp.reshape(target, out.shape))
@@ -284,7 +296,7 @@ class IndexFill(Op):
     def forward(ctx: Any, a: Tensor, *, key: tuple, value: Any) -> Tensor:
         ctx.key = key
         xp = a._xp
-        out = xp.asarray(a._data, copy=True)
+        out = copy_preserving_layout(xp, a._data)  # torch's clone, then its fill
         target = xp.reshape(out, (1,)) if out.ndim == 0 else out
         setitem(xp, target, key, value._data if isinstance(value, Tensor) else value)
         return wrap(xp.reshape(target, out.shape))

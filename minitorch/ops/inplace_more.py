@@ -163,7 +163,7 @@ class IndexAdd(Op):
     def forward(ctx: Any, a: Tensor, source: Tensor, *, key: tuple, alpha: Any) -> Tensor:
         ctx.key, ctx.alpha, ctx.source_shape = key, alpha, source.shape
         xp = a._xp
-        out = xp.asarray(a._data, copy=True)
+        out = backend.c_order(xp.asarray(a._data, copy=True))  # out-of-place: contiguous
         values = xp.astype(source._data, out.dtype)
         target = xp.reshape(out, (1,)) if out.ndim == 0 else out  # a view: writes reach out
         if out.size:  # torch reads no index for an empty self

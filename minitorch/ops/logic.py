@@ -17,7 +17,7 @@ from .. import _args, _call_form
 from .._dtype import check_unsigned, get_default_dtype, result_type
 from .._tensor import Tensor, broadcast_pair, check_inplace_operands
 from ..autograd import grad_mode
-from ..backend import array_dtype, quiet, torch_layout
+from ..backend import array_dtype, c_order, quiet, torch_layout
 from ._base import cast_operands, wrap
 from .pointwise import _tensor_operand, logical, shift
 
@@ -191,7 +191,7 @@ def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
     axis = _args.dims("count_nonzero", _args.int_overload_first(dim), input.dim(),
                       ranges_first=True) or None
     nonzero = xp.astype(_truth(xp, input._data), xp.int64)
-    return wrap(xp.sum(nonzero, axis=axis if input.dim() else None, dtype=xp.int64))
+    return wrap(c_order(xp.sum(nonzero, axis=axis if input.dim() else None, dtype=xp.int64)))
 
 
 def _inplace_method(fn: Any) -> Any:

@@ -230,7 +230,7 @@ class MaskedScatter(Op):
         out = xp.asarray(xp.broadcast_to(a._data, shape), copy=True)
         count = int(xp.count_nonzero(chosen))
         setitem(xp, out, chosen, xp.reshape(source._data, (-1,))[:count])
-        return wrap(out)
+        return wrap(c_order(out))  # torch's CPU masked_scatter: a contiguous result
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

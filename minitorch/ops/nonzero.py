@@ -17,6 +17,7 @@ from typing import Any
 from .. import _args
 from .._batched import refuse_dynamic_shape
 from .._tensor import Tensor
+from ..backend import restrided, strided_zeros
 from ._base import wrap
 from ._out import takes_out
 from .pointwise import _nonzero
@@ -32,8 +33,20 @@ def _indices(fn: str, input: Tensor, as_tuple: Any) -> Any:
         refuse_dynamic_shape("aten::nonzero", input)
     xp = input._xp
     if input.dim() == 0:  # one row of no indices when the number is non-zero
-        return wrap(xp.zeros((int(bool(input._data)), 0), dtype=xp.int64))
-    return wrap(xp.stack([i._data for i in _nonzero(input)], axis=1))
+        n = int(bool(input._data))
+        return wrap(restrided(xp.zeros((n, 0), dtype=xp.int64), (1, n)))
+    return wrap(_column_major(xp, [i._data for i in _nonzero(input)]))
+
+
+def _column_major(xp: Any, columns: list) -> Any:
+    """The index ``columns`` side by side, stored column after column (strides ``(1, n)``)
+    as torch's ``nonzero`` lays out its result."""
+    n = columns[0].shape[0]
+    out = strided_zeros(xp, (n, len(columns)), (1, n), xp.int64)
+    if not n:
+        return restrided(out, (1, n))
+    out[...] = xp.stack(columns, axis=1)
+    return out
 
 
 @takes_out

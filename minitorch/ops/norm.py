@@ -19,6 +19,7 @@ from .._dtype import promote_types
 from .._powf import c_pow
 from .._tensor import Tensor
 from .._warn_once import warn_once
+from ..backend import c_order
 from ._base import Op, wrap
 from ._norm_order import norm1, norm2
 from .decompositions import linalg_svdvals
@@ -82,7 +83,8 @@ class LinalgVectorNorm(Op):
         xp = x._xp
         kept = vector_norm_of(xp, xp.abs(x._data), p, dims)
         ctx.meta = (p, dims, keepdim, tuple(x.shape), tuple(kept.shape))
-        out = wrap(kept if keepdim else xp.reshape(kept, _dropped(kept.shape, dims)))
+        # torch's reductions allocate their result contiguous, whatever the input's layout
+        out = wrap(c_order(kept if keepdim else xp.reshape(kept, _dropped(kept.shape, dims))))
         ctx.save_for_backward(x, out)
         return out
 

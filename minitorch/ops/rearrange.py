@@ -20,6 +20,7 @@ from typing import Any
 
 from .. import _args, _call_form
 from .._tensor import Tensor
+from ..backend import c_order
 from ._base import Op, c_ints, kept, wrap
 from .inplace_views import transpose_
 from .scan import flip
@@ -43,8 +44,9 @@ class Roll(Op):
         ctx.shifts, ctx.dims = shifts, dims
         xp = a._xp
         if not dims or not a.numel():  # the flattened tensor, shifted once (or nothing)
-            return wrap(xp.roll(a._data, shift=shifts[0]))
-        return wrap(xp.roll(a._data, shift=shifts, axis=dims))
+            return wrap(c_order(xp.roll(a._data, shift=shifts[0])))
+        # torch's CPU roll allocates its result contiguous
+        return wrap(c_order(xp.roll(a._data, shift=shifts, axis=dims)))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

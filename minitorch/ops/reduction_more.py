@@ -15,6 +15,7 @@ from typing import Any
 from .. import _args, _call_form, return_types
 from .._dtype import float32
 from .._tensor import Tensor
+from ..backend import c_order
 from ._base import Op, c_ints, kept, wrap, written_dims
 from ._cascade_sum import torch_sum
 from ._variance_order import welford_mean
@@ -54,7 +55,8 @@ class _Extremum(Op):
     def forward(cls, ctx: Any, a: Tensor, *, dims: tuple | None, keepdim: bool,
                 given: tuple = ()) -> Tensor:
         xp = a._xp
-        out = wrap(getattr(xp, cls.ufunc)(a._data, axis=dims, keepdims=keepdim))
+        # in C order, as torch's reductions allocate it (numpy follows the input's layout)
+        out = wrap(c_order(getattr(xp, cls.ufunc)(a._data, axis=dims, keepdims=keepdim)))
         ctx.dims, ctx.keepdim, ctx.given = dims, keepdim, given
         ctx.save_for_backward(a, out)
         return out

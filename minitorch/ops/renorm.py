@@ -16,6 +16,7 @@ from .. import _args, _call_form
 from .._cpp_print import cpp_float
 from .._dtype import float16, float32
 from .._tensor import Tensor, check_inplace_allowed
+from ..backend import c_order
 from ._base import Op, wrap
 from .norm import LinalgVectorNorm, _norm_backward
 from .norm import norm as vector_norm
@@ -41,7 +42,8 @@ class Renorm(Op):
         denominator = xp.astype(norm + xp.asarray(1e-7, dtype=norm.dtype), xp.float64)
         factor = xp.where(xp.astype(norm, xp.float64) > maxnorm,
                           maxnorm / denominator, xp.ones((), dtype=xp.float64))
-        return wrap(data * xp.astype(xp.astype(factor, norm.dtype), data.dtype))
+        # torch's CPU renorm allocates its result contiguous
+        return wrap(c_order(data * xp.astype(xp.astype(factor, norm.dtype), data.dtype)))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

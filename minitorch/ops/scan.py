@@ -19,7 +19,7 @@ from typing import Any
 from .. import _args, _batched_function, _call_form
 from .._dtype import int64
 from .._tensor import Tensor, check_inplace_allowed
-from ..backend import c_order, half_via_float
+from ..backend import c_order, half_via_float, torch_layout
 from ._base import Op, c_ints, kept, wrap, written_dims
 from .reduction import cast_back, cast_inside
 from .shape import cat
@@ -37,8 +37,8 @@ class Flip(Op):
         ctx.dims, ctx.given = dims, dims if given is None else given  # (as written)
         xp = a._xp
         # a copy, as torch's (numpy's flip is a view: a later write to ``a`` would show)
-        return wrap(xp.asarray(xp.flip(a._data, axis=dims) if dims and a.dim() else a._data,
-                               copy=True))
+        out = xp.asarray(xp.flip(a._data, axis=dims) if dims and a.dim() else a._data, copy=True)
+        return wrap(torch_layout(out, a._data))  # TensorIterator's: contiguous if expanded
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -275,7 +275,7 @@ class ProdDim(Op):
         ctx.dim, ctx.keepdim = dim, keepdim
         out = a._xp.prod(data, axis=dim if a.dim() else None, dtype=data.dtype,
                          keepdims=keepdim)
-        result = wrap(out)
+        result = wrap(c_order(out))  # torch's reduction allocates it contiguous
         ctx.save_for_backward(a, result)
         return result
 

@@ -18,7 +18,7 @@ from typing import Any
 from .. import _args, return_types
 from .._dtype import finfo
 from .._tensor import Tensor
-from ..backend import cpu_math, setitem
+from ..backend import c_order, cpu_math, setitem
 from ._base import Op, wrap
 from .pointwise import where
 
@@ -50,11 +50,11 @@ class _RunningExtremum(Op):
             where_best = xp.where(take, xp.asarray(i, dtype=xp.int64), where_best)
             setitem(xp, values, i, best)
             setitem(xp, indices, i, where_best)
-        out_indices = wrap(back(indices))
+        out_indices = wrap(c_order(back(indices)))  # torch's CPU kernel: contiguous
         ctx.mark_non_differentiable(out_indices)
         ctx.dim, ctx.shape = dim, a.shape
         ctx.save_for_backward(wrap(out_indices._data))  # a twin, read back without a node
-        return wrap(back(values)), out_indices
+        return wrap(c_order(back(values))), out_indices
 
     @classmethod
     def backward(cls, ctx: Any, g: Tensor, _g_indices: Any) -> tuple:

@@ -18,6 +18,7 @@ from .._tensor import Tensor, mark_multi_output, sum_to, sum_to_as_torch, view_s
 from ..autograd import profiler, torch_events
 from ..backend import (
     array_dtype,
+    c_order,
     copy_preserving_layout,
     element_strides,
     getitem,
@@ -26,6 +27,7 @@ from ..backend import (
     placed,
     restrided,
     to_device,
+    torch_layout,
 )
 from ._base import INPUT_SIZES, Op, c_ints, check_same_device, kept, wrap
 from ._index_layout import torch_index_layout
@@ -306,7 +308,7 @@ class ToCopy(Op):
         """Convert to ``dtype``, then move to ``device`` (None: stay)."""
         ctx.dtype, ctx.device = a.dtype, a.device if device is not None else None
         xp = a._xp
-        out = xp.astype(a._data, array_dtype(xp, dtype.name))
+        out = torch_layout(xp.astype(a._data, array_dtype(xp, dtype.name)), a._data)
         result = wrap(out if device is None else to_device(out, device))
         if not dtype.is_floating_point:  # an integer or bool copy has no gradient, as torch's
             ctx.mark_non_differentiable(result)
@@ -329,8 +331,9 @@ class Cat(Op):
         ctx.dim, ctx.given = dim, dim if given is None else given
         xp = tensors[0]._xp
         kept = [t._data for t in tensors if not _legacy_empty(t)]
-        return wrap(xp.concat(kept, axis=dim) if kept else xp.asarray(tensors[0]._data,
-                                                                      copy=True))
+        # torch's CPU cat allocates its result contiguous whatever its inputs' layouts
+        return wrap(c_order(xp.concat(kept, axis=dim)) if kept else
+                    xp.asarray(tensors[0]._data, copy=True))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -374,7 +377,7 @@ class Stack(Op):
     def forward(ctx: Any, *tensors: Tensor, dim: int, given: int | None = None) -> Tensor:
         ctx.dim, ctx.given = dim, dim if given is None else given
         xp = tensors[0]._xp
-        return wrap(xp.stack([t._data for t in tensors], axis=dim))
+        return wrap(c_order(xp.stack([t._data for t in tensors], axis=dim)))  # as cat's
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

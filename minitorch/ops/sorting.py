@@ -17,6 +17,7 @@ from typing import Any
 
 from .. import _args, _call_form, return_types
 from .._tensor import Tensor
+from ..backend import dense_layout
 from ._base import Op, c_ints, kept, wrap
 
 __all__ = ["Sort", "Topk", "argsort", "sort", "topk"]
@@ -54,13 +55,14 @@ class _Selection(Op):
     saved_values = {"dim": kept("given", c_ints), "self_sym_sizes": kept("meta", lambda m: m[0])}
 
     @staticmethod
-    def select(ctx: Any, a: Tensor, order: Any, dim: int) -> tuple:
+    def select(ctx: Any, a: Tensor, order: Any, dim: int, like: Any = None) -> tuple:
         xp = a._xp
-        indices = wrap(xp.astype(order, xp.int64))
+        laid = (lambda r: r) if like is None else (lambda r: dense_layout(r, like))
+        indices = wrap(laid(xp.astype(order, xp.int64)))
         ctx.mark_non_differentiable(indices)
         ctx.meta = (a._data.shape, dim)
         ctx.save_for_backward(wrap(indices._data))  # a twin: it reads back without the node
-        return wrap(xp.take_along_axis(a._data, order, axis=dim)), indices
+        return wrap(laid(xp.take_along_axis(a._data, order, axis=dim))), indices
 
     @staticmethod
     def backward(ctx: Any, g: Tensor, _g_indices: Tensor | None) -> tuple:
@@ -100,7 +102,8 @@ class Sort(_Selection):
         xp = a._xp
         x = a._data if a.dim() else xp.reshape(a._data, (1,))
         order = _order(xp, x, dim, descending)
-        values, indices = _Selection.select(ctx, wrap(x), order, dim)
+        # torch's sort keeps a dense input's layout (a permuted one's too)
+        values, indices = _Selection.select(ctx, wrap(x), order, dim, like=x)
         if not a.dim():
             ctx.meta = ((), dim)
             return _scalar_pair(ctx, values, indices)
@@ -188,7 +191,7 @@ def argsort(input: Tensor, dim: int = -1, descending: bool = False, *,
     d = _sort_dim("argsort", input, dim)
     xp = input._xp
     x = input._data if input.dim() else xp.reshape(input._data, (1,))
-    order = xp.astype(_order(xp, x, d, bool(descending)), xp.int64)
+    order = dense_layout(xp.astype(_order(xp, x, d, bool(descending)), xp.int64), x)  # sort's
     return wrap(order if input.dim() else xp.reshape(order, ()))
 
 

@@ -21,7 +21,7 @@ from .._creation import ones_like
 from .._dtype import can_cast, result_type
 from .._tensor import Tensor, broadcast_shapes, check_inplace_allowed, check_output_shape
 from ..autograd import forward_ad
-from ..backend import cpu_math, namespace
+from ..backend import cpu_math, namespace, torch_layout
 from . import _fused
 from ._base import Op, check_same_device, like, wrap
 from ._softmax_order import torch_exp
@@ -126,7 +126,8 @@ class Lerp(Op):
     def forward(ctx: Any, start: Tensor, end: Tensor, *, weight: Number) -> Tensor:
         ctx.a, ctx.b, ctx._saved_weight = _meta(start), _meta(end), weight
         x, y = _arrays(result_type(start, end), start, end)
-        return wrap(_fused.lerp(start._xp, x, y, weight))
+        return wrap(torch_layout(_fused.lerp(start._xp, x, y, weight),
+                                 start._data, end._data))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -145,7 +146,8 @@ class LerpTensor(Op):
     def forward(ctx: Any, start: Tensor, end: Tensor, weight: Tensor) -> Tensor:
         ctx.save_for_backward(end, start, weight)
         x, y, w = _arrays(result_type(start, end, weight), start, end, weight)
-        return wrap(_fused.lerp(start._xp, x, y, w))
+        return wrap(torch_layout(_fused.lerp(start._xp, x, y, w),
+                                 start._data, end._data, weight._data))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -243,7 +245,8 @@ class _Addc(Op):
         ctx.save_for_backward(t1, t2)
         ctx.metas, ctx._saved_value = (_meta(a), _meta(t1), _meta(t2)), value
         x, y, z = _arrays(result_type(a, t1, t2), a, t1, t2)
-        return wrap(cls.combine(a._xp, x, y, z, value))
+        return wrap(torch_layout(cls.combine(a._xp, x, y, z, value),
+                                 a._data, t1._data, t2._data))
 
 
 class Addcmul(_Addc):
