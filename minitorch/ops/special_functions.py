@@ -275,9 +275,8 @@ class Logit(_ParametrizedUnary):
 
     @staticmethod
     def compute(xp: Any, x: Any, eps: float | None) -> Any:
-        if eps is not None:  # read in the dtype first (a float16's eps rounded to half)
-            eps = float(xp.asarray(eps, dtype=x.dtype))
-        return half_via_float(lambda xp, x: _logit_array(xp, x, eps), xp, x)
+        bounds = None if eps is None else _logit_bounds(xp, eps, x.dtype)
+        return half_via_float(lambda xp, x: _logit_array(xp, x, bounds), xp, x)
 
     @staticmethod
     def gradient(g: Tensor, x: Tensor, eps: float | None) -> Tensor:
@@ -289,10 +288,21 @@ class Logit(_ParametrizedUnary):
         return where((x >= low) & (x <= high), inside, outside)  # at 0 and 1, whatever 0's sign
 
 
-def _logit_array(xp: Any, x: Any, eps: float | None) -> Any:
-    if eps is not None:
-        low = xp.asarray(eps, dtype=x.dtype)
-        high = 1 - low  # in the dtype, as torch's kernel
+def _logit_bounds(xp: Any, eps: float, dtype: Any) -> tuple[float, float]:
+    """logit's clamp ``[eps, 1 - eps]`` as torch's kernel holds it: both bounds in the
+    input's dtype (a float16's ``1 - 1e-6`` is 1.0, so logit reaches inf).
+
+    >>> import numpy as np
+    >>> _logit_bounds(np, 1e-6, np.float16)[1]
+    1.0
+    """
+    low = xp.asarray(eps, dtype=dtype)
+    return float(low), float(xp.asarray(1 - low, dtype=dtype))
+
+
+def _logit_array(xp: Any, x: Any, bounds: tuple[float, float] | None) -> Any:
+    if bounds is not None:
+        low, high = (xp.asarray(b, dtype=x.dtype) for b in bounds)
         x = xp.where(x < low, low, xp.where(x > high, high, x))
     # (a 0-d array's arithmetic gives a numpy scalar: asarray keeps it on MKL's log)
     return cpu_math(xp.log, xp.asarray(x / (1 - x)))
