@@ -17,9 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from .. import backend
+from .._tensor import broadcast_shapes
 
 
 def torch_index_layout(result: Any, source: Any, key: tuple) -> Any:
@@ -80,7 +79,7 @@ def _operands(source: Any, key: tuple, shape: tuple) -> list | None:
             dim += 1
     if not indexes:
         return None
-    joined = np.broadcast_shapes(*(s for s, _ in indexes))
+    joined = broadcast_shapes(*(s for s, _ in indexes))
     adjacent = positions == list(range(positions[0], positions[0] + len(positions)))
     before = sum(isinstance(p, slice) for p in parts[:positions[0]]) if adjacent else 0
     if len(joined) + len(kept) != len(shape):
