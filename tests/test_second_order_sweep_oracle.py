@@ -298,6 +298,7 @@ Vdot: L.vdot(x, y)
 LinalgCross: L.linalg.cross(M, M.roll(1, 1))
 EuclideanDist: L.cdist(M, N.t(), compute_mode='use_mm_for_euclid_dist')
 Addr: L.addr(M, x[:2], y[:3])
+AffineGridGenerator: F.affine_grid(x.view(1, 2, 3), (1, 1, 2, 3), align_corners=False) ** 2
 Addmv: L.addmv(x[:2], M, y[:3])
 Addbmm: L.addbmm(A, M[None], N[None])
 Baddbmm: L.baddbmm(A, M[None], N[None])
