@@ -210,3 +210,28 @@ def test_out_sharing_memory_with_an_operand_is_checked_as_torchs_tensor_iterator
         result = OUT_CALLS[call](L, scope["a"], scope["b"], scope["out"])
         return result, scope["x"]
     assert_as_torch(program, assert_same)
+
+
+PRODUCTS = {
+    "addmm": lambda L, c, z, beta: c.addmm(z(2, 0), z(0, 2), beta=beta),
+    "addbmm": lambda L, c, z, beta: c.addbmm(z(3, 2, 0), z(3, 0, 2), beta=beta),
+    "addbmm of no batch": lambda L, c, z, beta: c.addbmm(z(0, 2, 1), z(0, 1, 2), beta=beta),
+    "baddbmm": lambda L, c, z, beta: c.expand(1, 2, 2).baddbmm(z(1, 2, 0), z(1, 0, 2),
+                                                               beta=beta),
+    "addmm of int": lambda L, c, z, beta: c.long().addmm(z(2, 0).long(), z(0, 2).long(),
+                                                         beta=beta)}
+
+
+@pytest.mark.parametrize("product", PRODUCTS)
+@pytest.mark.parametrize("beta", [1, 0, 3])
+@pytest.mark.parametrize("dtype", ["float32", "float16", "float64"])
+def test_a_product_adding_up_nothing_is_beta_times_the_bias_as_torch(
+        product: str, beta: int, dtype: str) -> None:
+    """Math fuzz: ``c.addmm(zeros(2, 0), zeros(0, 2))`` printed ``0.0`` where ``c`` held
+    ``-0.0``: torch's kernel copies the bias (times beta) when the product adds up no terms;
+    numpy's ``bias + 0`` turns -0.0 into 0.0."""
+    def program(L: Any) -> Any:
+        c = L.tensor([[-0.0, -1.5]], dtype=getattr(L, dtype))
+        result = PRODUCTS[product](L, c, lambda *size: L.zeros(*size, dtype=c.dtype), beta)
+        return result, L.signbit(result)  # (-0.0 equals 0.0)
+    assert_as_torch(program)

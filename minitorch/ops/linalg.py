@@ -177,6 +177,21 @@ class Bmm(Op):
         return g.bmm(b.transpose(1, 2)), a.transpose(1, 2).bmm(g)
 
 
+def beta_times_bias(xp: Any, bias: Any, shape: tuple, beta: Any) -> Any:
+    """The result of a product of an empty contraction (no term to add up) as torch's BLAS
+    path gives it: ``bias`` broadcast to ``shape`` times ``beta`` (zeros for 0), so a
+    ``-0.0`` in ``bias`` stays (numpy's ``bias + 0`` would make it ``+0.0``).
+
+    >>> import numpy as np
+    >>> beta_times_bias(np, np.array([-0.0]), (2,), 1)
+    array([-0., -0.])
+    """
+    if beta == 0:
+        return xp.zeros(shape, dtype=bias.dtype)
+    out = xp.asarray(xp.broadcast_to(bias, shape), copy=True)
+    return out if beta == 1 else xp.astype(out * beta, bias.dtype)
+
+
 class Addmm(Op):
     node_name = "AddmmBackward0"
     saved_names = ("mat1", "mat2")
@@ -201,6 +216,8 @@ class Addmm(Op):
         _keep_layouts(ctx, a, b, need_a, need_b)
         ctx.bias_shape, ctx.beta, ctx.alpha = bias._data.shape, beta, alpha
         ctx.column_major = _column_major(a._data), _column_major(b._data)
+        if not a.shape[1]:  # nothing to add up
+            return wrap(beta_times_bias(a._xp, bias._data, (n, m), beta))
         out = _mkl.gemm_product(a._data, b._data, bias._data, beta, alpha)
         if out is None:  # float16 in float32, rounded once (the bias added before)
             out = half_via_float(lambda xp, *arrays: _addmm(xp, *arrays, beta, alpha),

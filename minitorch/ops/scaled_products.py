@@ -15,11 +15,11 @@ import inspect
 from typing import Any
 
 from .. import _args, _call_form
-from .._tensor import Tensor, check_inplace_allowed, expanded_shape
+from .._tensor import Tensor, broadcast_shapes, check_inplace_allowed, expanded_shape
 from ..autograd import grad_mode
 from ._base import Op, kept, sum_to, wrap
 from ._out import warn_resized
-from .linalg import batched_product, with_out_dtype
+from .linalg import batched_product, beta_times_bias, with_out_dtype
 
 __all__ = [
     "METHODS",
@@ -57,6 +57,7 @@ class _Scaled(Op):
 
     opmath = False
     blas = False
+    contracts = False  # a product adding up terms (along a's last dim, addbmm's batch too)
     # torch's node shows beta and alpha as given; each operand is saved for the other's
     # gradient only
     saved_values = {"alpha": kept("scales", lambda scales: scales[1]),
@@ -77,6 +78,9 @@ class _Scaled(Op):
     def combined(cls, bias: Tensor, a: Tensor, b: Tensor, beta: Any, alpha: Any) -> Any:
         """The forward's array: ``beta * bias + alpha * product(a, b)``."""
         xp = a._xp
+        if cls.contracts and not (a.shape[-1] and a.shape[0]):  # nothing to add up
+            shape = broadcast_shapes(tuple(bias.shape), cls.product(xp, a, b).shape)
+            return beta_times_bias(xp, bias._data, shape, beta)
         gemm = cls.blas and bias.dtype.is_floating_point and bias.dtype.itemsize >= 4
         kept = None if gemm and alpha == 0 else alpha
         return _scaled_sum(xp, bias._data, cls.product(xp, a, b), beta, kept)
@@ -154,6 +158,7 @@ class Addbmm(_Scaled):
                     "batch1_sym_argsize_0": kept("shapes", lambda shapes: shapes[0][0]),
                     "batch1_sym_argsize_1": kept("shapes", lambda shapes: shapes[0][1]),
                     "batch2_sym_argsize_2": kept("shapes", lambda shapes: shapes[1][2])}
+    contracts = True
     _profile_name = "aten::addbmm"
     blas = True
     opmath = True
@@ -178,6 +183,7 @@ class Addbmm(_Scaled):
 class Baddbmm(_Scaled):
     node_name = "BaddbmmBackward0"
     saved_names = ("batch1", "batch2")
+    contracts = True
     _profile_name = "aten::baddbmm"
     opmath = True
 
