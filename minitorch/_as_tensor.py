@@ -15,7 +15,7 @@ import numpy as np
 
 from . import _args, backend
 from . import _dtype as D
-from ._creation import from_numpy, frombuffer, tensor
+from ._creation import from_numpy, frombuffer, tensor, warn_if_read_only
 from ._tensor import Tensor
 from ._warn_once import warn_once
 
@@ -118,16 +118,26 @@ def _new_array(obj: Any, dtype: D.dtype | None, device: Any, copy: bool | None) 
         if not hasattr(obj, "__array_namespace__"):
             raise ValueError("can't alias arbitrary sequence into a tensor.")
     target = _target_device(device)
+    if isinstance(obj, np.generic) or (isinstance(obj, np.ndarray) and not obj.ndim):
+        return _numpy_scalar(np.asarray(obj), dtype, device, target, copy)
     shared = None if copy else _shared(obj, dtype, target)
     if shared is not None:
         return shared
     if copy is False:
         _check_alias(D.from_array_dtype(obj.dtype), backend.device_of(obj), dtype, target)
-    if isinstance(obj, np.generic):  # torch reads a numpy scalar as a 0-d array, and casts
-        obj = np.asarray(obj)  # it (where tensor() reads it as a Python number); its copy
-        if copy:  # path then checks an alias of it, as copy=False does
-            _check_alias(D.from_array_dtype(obj.dtype), target or backend.CPU, dtype, target)
     return tensor(obj, dtype=dtype, device=device)
+
+
+def _numpy_scalar(array: np.ndarray, dtype: D.dtype | None, device: Any,
+                  target: backend.device | None, copy: bool | None) -> Tensor:
+    """torch's reading of a numpy scalar or 0-d array (both numpy's ``PyArray_CheckScalar``):
+    always a copy, cast as a 0-d array (where ``tensor()`` reads a Python number); with
+    ``copy`` given, that copy is then checked as an alias, as ``copy=False`` checks one."""
+    have = D.from_array_dtype(array.dtype)
+    if copy is not None or (dtype in (None, have) and target in (None, backend.CPU)):
+        _check_alias(have, target or backend.CPU, dtype, target)
+        warn_if_read_only(array)  # (where torch's path keeps the array's data)
+    return tensor(array, dtype=dtype, device=device)
 
 
 def _check_alias(have: D.dtype, where: backend.device, dtype: D.dtype | None,

@@ -21,6 +21,7 @@ from . import _args, _call_form, _layout, _sampling, backend
 from . import _dtype as D
 from ._generator import Generator
 from ._tensor import Tensor, mark_traced
+from ._warn_once import warn_once
 from .autograd.profiler import records
 from .ops import _fused
 
@@ -462,7 +463,22 @@ def from_numpy(array: np.ndarray) -> Tensor:
         raise TypeError(f"expected np.ndarray (got {_args.type_name(array)})")
     _check_numpy(array)
     _own_dtype("from_numpy", array)
+    warn_if_read_only(array)
     return _numpy_layout(Tensor._make(backend.borrow(backend.from_numpy(array, None))), array)
+
+
+def warn_if_read_only(array: np.ndarray) -> None:
+    """torch's warning, once per program, where a tensor keeps a read-only numpy array's
+    memory (minitorch refuses to write into it, where torch writes anyway).
+
+    >>> warn_if_read_only(np.zeros(1))  # writable: no warning
+    """
+    if not array.flags.writeable:
+        warn_once("The given NumPy array is not writable, and PyTorch does not support "
+                  "non-writable tensors. This means writing to this tensor will result in "
+                  "undefined behavior. You may want to copy the array to protect its data or "
+                  "make it writable before converting it to a tensor. This type of warning "
+                  "will be suppressed for the rest of this program.", stacklevel=None)
 
 
 def frombuffer(buffer: Any, *, dtype: D.dtype, count: int = -1, offset: int = 0,

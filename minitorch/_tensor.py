@@ -1188,7 +1188,7 @@ class Tensor(metaclass=_TensorType):
         writable = backend.writable(self._data, aliased) if backend.read_only(self._data) \
             else self._data
         if writable is None and self._data.size:  # (an empty one has nothing to write)
-            raise _unwritable_error()
+            raise _unwritable_error(not aliased and backend.overlaps_itself(self._data))
         self._data = self._data if writable is None else writable
         return aliased
 
@@ -1571,15 +1571,26 @@ def check_inplace_operands(t: Tensor, other: Any) -> None:
         check_output_shape(tuple(t.shape), broadcast_pair(t, other))
 
 
-def _unwritable_error() -> RuntimeError:
-    """minitorch's refusal of a write it cannot make as torch makes it."""
+def _unwritable_error(overlapping: bool = True) -> RuntimeError:
+    """minitorch's refusal of a write it cannot make as torch makes it: into elements that
+    overlap in memory, or into memory lent read-only.
+
+    >>> _unwritable_error(overlapping=False)  # doctest: +ELLIPSIS
+    RuntimeError('minitorch cannot write in place into this tensor: its memory is read-only...')
+    """
+    if not overlapping:
+        return RuntimeError(
+            "minitorch cannot write in place into this tensor: its memory is read-only (a numpy "
+            "array with flags.writeable False, shared by from_numpy, as_tensor or asarray; torch "
+            "warns when it shares one and then writes into it anyway, undefined behavior). Make "
+            "the array writable (array.flags.writeable = True) or copy it before converting it, "
+            "or clone() the tensor before performing the operation.")
     return RuntimeError(
         "minitorch cannot write in place into this tensor: its elements overlap in memory (a "
         "view from unfold with a step smaller than its size, or from as_strided with strides "
         "that reach a place twice, where torch writes such a place once per element showing "
-        "it, in its kernel's order; minitorch writes only a fill into it, outside autograd) "
-        "or its memory is read-only. Please clone() the tensor before performing the "
-        "operation.")
+        "it, in its kernel's order; minitorch writes only a fill into it, outside autograd). "
+        "Please clone() the tensor before performing the operation.")
 
 
 def check_internal_overlap(t: Tensor) -> None:

@@ -21,16 +21,18 @@ _given: set[str] = set()
 _always = [False]  # torch.set_warn_always: every "once" warning each time
 
 
-def warn_once(message: str, stacklevel: int = 3, key: str | None = None,
+def warn_once(message: str, stacklevel: int | None = 3, key: str | None = None,
               repeats: bool = True) -> None:
     """A UserWarning with ``message``, unless it (or another with the same ``key``: torch's
     once is per place in its code, whatever values the message shows) was given before in
     this process; each time while :func:`set_warn_always` is on, unless not ``repeats`` (a
-    once of torch's Python code, which that switch does not reach)."""
+    once of torch's Python code, which that switch does not reach). ``stacklevel`` None: at
+    the first line outside minitorch, as :func:`torch_warn`."""
     key = message if key is None else key
     if key not in _given or (_always[0] and repeats):
         _given.add(key)
-        warnings.warn(message, UserWarning, stacklevel=stacklevel)
+        warnings.warn(message, UserWarning,
+                      stacklevel=_outside_level() if stacklevel is None else stacklevel)
 
 
 def set_warn_always(b: bool) -> None:
@@ -63,7 +65,13 @@ def torch_warn(message: str) -> None:
     >>> seen[0].message.args
     ('doctest: said',)
     """
-    level, frame = 1, sys._getframe(1)
+    warnings.warn(message, UserWarning, stacklevel=_outside_level())
+
+
+def _outside_level() -> int:
+    """The stack level, seen from the caller's caller, of the first frame outside
+    minitorch."""
+    level, frame = 2, sys._getframe(2)
     while frame is not None and frame.f_globals.get("__name__", "").startswith("minitorch."):
         level, frame = level + 1, frame.f_back
-    warnings.warn(message, UserWarning, stacklevel=level + 1)
+    return level
