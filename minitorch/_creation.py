@@ -763,16 +763,21 @@ def randn(*size: Any, generator: Any = None, dtype: D.dtype | None = None, devic
                       "Number start, Number end, Number step = 1, *, Tensor out = None, "
                       f"{_CREATION_KEYWORDS}")
 @records("aten::arange")
-def arange(start: Any, end: Any = _args.OMITTED, step: Any = 1, *, dtype: D.dtype | None = None,
-           device: Any = None, requires_grad: bool = False) -> Tensor:
+def arange(start: Any = _args.OMITTED, end: Any = _args.OMITTED, step: Any = 1, *,
+           dtype: D.dtype | None = None, device: Any = None,
+           requires_grad: bool = False) -> Tensor:
     """``start, start+step, ...`` below ``end``; int64 for int arguments, else float32.
 
-    >>> minitorch.arange(3)
-    tensor([0, 1, 2])
+    >>> minitorch.arange(3), minitorch.arange(end=2)
+    (tensor([0, 1, 2]), tensor([0, 1]))
     """
-    if end is _args.OMITTED:
+    if start is end is _args.OMITTED:  # (torch's parser: none of its forms takes no end)
+        raise TypeError(_call_form.combination_message("arange", (), {},
+                                                       arange.torch_signatures))
+    if _args.OMITTED in (start, end):  # arange(end), its end given by place or by name
         start, end, step, dtype, requires_grad = 0, *_args.parsed(
-            "arange", ("number", start, "end", 1), ("number", step, "step", 3),
+            "arange", ("number", end if start is _args.OMITTED else start, "end", 1),
+            ("number", step, "step", 3),
             ("dtype", dtype, "dtype", None), ("flag", requires_grad, "requires_grad", None))
     else:
         start, end, step, dtype, requires_grad = _args.parsed(
