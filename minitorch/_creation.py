@@ -614,13 +614,20 @@ def ones(*size: Any, dtype: D.dtype | None = None, device: Any = None,
 
 @records("aten::empty")
 def empty(*size: Any, dtype: D.dtype | None = None, device: Any = None,
-          requires_grad: bool = False) -> Tensor:
-    """A new tensor (minitorch fills it with zeros; torch leaves it uninitialised).
+          requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+    """A new tensor (minitorch fills it with zeros; torch leaves it uninitialised), laid out
+    in ``memory_format`` (row-major by default).
 
     >>> minitorch.empty(2).shape
     torch.Size([2])
+    >>> minitorch.empty(1, 2, 1, 3, memory_format=minitorch.channels_last).stride()
+    (6, 1, 6, 2)
     """
-    return _filled("empty", 0, size, dtype, requires_grad, device)
+    made = _filled("empty", 0, size, dtype, requires_grad, device)
+    given = _layout.checked("empty", memory_format, made.ndim)
+    if given is _layout.preserve_format and memory_format is not None:
+        raise RuntimeError("unsupported memory format Preserve")
+    return _layout.laid_out(made, _layout.format_strides(given, tuple(made.shape)))
 
 
 @records("aten::full")

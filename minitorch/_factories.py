@@ -807,22 +807,29 @@ def type_as(self: Tensor, other: Tensor) -> Tensor:
 
 
 @_args.sizes_by_keyword("size")
-def resize_(self: Tensor, *sizes: Any) -> Tensor:
+def resize_(self: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
     """Give ``self`` a new shape in place, keeping its first elements in row-major order (new
     ones are zeros here, uninitialised in torch); refused for a tensor that requires grad, and
     for a view that would outgrow the memory of a base still in use (:func:`resize_storage`).
+    A ``memory_format`` lays the shape over the same memory in that order instead.
 
     >>> minitorch.arange(6.).resize_(2, 2)
     tensor([[0., 1.],
             [2., 3.]])
     """
     shape = _args.sizes("resize_", sizes, check_negative=False)  # torch's parser first
+    given = _layout.checked("resize_", memory_format, len(shape))
     if self.requires_grad:
         raise RuntimeError("cannot resize variables that require grad")
-    if shape == tuple(self.shape):  # torch leaves it as it is: same strides, not counted
-        return self
-    resize_storage(self, shape)
-    self._version_counter.value += 1
+    if memory_format is not None and given is _layout.preserve_format:
+        raise RuntimeError("Unsupported memory formatPreserve")
+    if shape != tuple(self.shape):  # (else torch leaves its strides, and does not count it)
+        resize_storage(self, shape)
+        self._version_counter.value += 1
+    elif memory_format is not None:  # its strides are set anew over the same memory
+        resize_storage(self, shape)
+    if (strides := _layout.format_strides(given, shape)) is not None:
+        self._data = backend.restrided(self._data, strides)
     return self
 
 
@@ -884,14 +891,18 @@ def _storage_from(t: Tensor) -> tuple:
 
 
 def resize_as_(input: Tensor, the_template: Tensor, *, memory_format: Any = None) -> Tensor:
-    """``resize_`` to ``the_template``'s shape (its values and dtype are not used).
+    """``resize_`` to ``the_template``'s shape (its values and dtype are not used), in
+    ``memory_format`` (``preserve_format``: the order the template's strides suggest).
 
     >>> minitorch.ones(2).resize_as_(minitorch.zeros(3))
     tensor([1., 1., 0.])
     """
     _args.tensor_args("resize_as_", (input, "input", 1), (the_template, "the_template", 2))
-    _layout.checked("resize_as_", memory_format)
-    return resize_(input, tuple(the_template.shape))  # (a 0-d template: no sizes at all)
+    _layout.typed("resize_as_", memory_format)
+    shape = tuple(the_template.shape)  # (a 0-d template: no sizes at all)
+    if memory_format is _layout.preserve_format:  # the template's order
+        memory_format = _layout.suggested_format(shape, the_template.stride())
+    return resize_(input, shape, memory_format=memory_format)
 
 
 class Resize(Function):

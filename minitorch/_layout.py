@@ -1,6 +1,7 @@
 """How a tensor lies in memory, in torch's names: ``layout`` (minitorch's tensors are all
-``strided``) and ``memory_format`` (``preserve_format``, ``contiguous_format``; minitorch has
-no ``channels_last`` kernels and refuses it).
+``strided``) and ``memory_format`` (``preserve_format``, ``contiguous_format``, and
+``channels_last`` / ``channels_last_3d``: an image batch with its channels innermost, which the
+factories, ``contiguous``, ``clone`` and ``to`` lay out as torch's do).
 
 >>> import minitorch
 >>> minitorch.strided, minitorch.contiguous_format
@@ -12,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._dtype import Uncreatable
-from .backend import contiguous_strides, element_strides, is_dense, restrided, strided_zeros
+from .backend import contiguous_strides, preserve_format_strides, restrided, strided_zeros
 
 
 class layout(metaclass=Uncreatable):
@@ -72,9 +73,6 @@ def checked(fn: str, value: Any, ndim: int | None = None) -> memory_format:
     rank = {channels_last: 4, channels_last_3d: 5}.get(value)
     if rank is not None and ndim is not None and ndim != rank:
         raise RuntimeError(f"required rank {rank} tensor to use {str(value)[6:]} format")
-    if value in (channels_last, channels_last_3d):
-        raise NotImplementedError(f"{fn}(): minitorch lays tensors out in "
-                                  f"torch.contiguous_format only, not {value}")
     return value
 
 
@@ -93,6 +91,45 @@ def dims_order(fn: str, value: Any, ndim: int) -> tuple | None:
     return None
 
 
+def format_strides(value: memory_format, shape: tuple) -> tuple | None:
+    """The element strides torch gives a new tensor of ``shape`` in the memory format
+    ``value``: channels_last (channels_last_3d) runs the channels innermost, then the
+    spatial dims from the last, the batch outermost (sizes of zero counted as they are);
+    None for row-major order.
+
+    >>> format_strides(channels_last, (2, 3, 4, 5))
+    (60, 1, 15, 3)
+    """
+    rank = {channels_last: 4, channels_last_3d: 5}.get(value)
+    if rank != len(shape):
+        return None
+    order = _CHANNELS_LAST_ORDER[rank]
+    strides, step = [0] * len(shape), 1
+    for d in order:
+        strides[d], step = step, step * shape[d]
+    return tuple(strides)
+
+
+def suggested_format(shape: tuple, strides: tuple) -> memory_format:
+    """torch's ``suggest_memory_format``: channels_last (channels_last_3d) for a 4-d (5-d)
+    tensor whose strides run in that order (its ``is_channels_last_strides_2d``, which
+    leaves ambiguous layouts, a channel stride of 0 or an empty dim, in row-major order),
+    else contiguous_format.
+
+    >>> suggested_format((2, 3, 4, 5), (60, 1, 15, 3)), suggested_format((2, 3), (1, 2))
+    (torch.channels_last, torch.contiguous_format)
+    """
+    order = _CHANNELS_LAST_ORDER.get(len(shape))
+    if order is None or strides[1] == 0:
+        return contiguous_format
+    least = 0
+    for d in order:
+        if shape[d] == 0 or strides[d] < least or (d == 0 and least == strides[1]):
+            return contiguous_format
+        least = strides[d] * (shape[d] if shape[d] > 1 else 1)
+    return channels_last if len(shape) == 4 else channels_last_3d
+
+
 def dense_in_order(shape: tuple, strides: tuple, order: tuple) -> bool:
     """Whether elements lie without gaps with dims ``order`` running innermost first (sizes of
     one do not count, as torch's channels-last test); False for an empty ``order``."""
@@ -107,19 +144,18 @@ def dense_in_order(shape: tuple, strides: tuple, order: tuple) -> bool:
 
 def preserved_strides(fn: str, t: Any, value: Any) -> tuple | None:
     """The element strides of a new tensor made like ``t`` (``*_like``, ``memory_format``
-    ``value``): ``t``'s own under ``preserve_format`` when ``t`` lies densely in memory (a
-    transpose, a permutation), as torch's ``empty_like``; None for contiguous.
+    ``value``): under ``preserve_format``, those of ``t``'s copy as torch's ``empty_like``
+    lays it out (:func:`~minitorch.backend.preserve_format_strides`), else
+    :func:`format_strides`; None for contiguous.
 
     >>> preserved_strides("zeros_like", minitorch.ones(2, 3).t(), None)
     (1, 3)
     """
-    if checked(fn, value, t.ndim) is not preserve_format:
-        return None
-    strides, shape = element_strides(t._data), tuple(t.shape)
-    if strides is None or strides == contiguous_strides(shape) or not (
-            is_dense(shape, strides) or 0 in shape):  # (torch: any empty tensor is dense)
-        return None
-    return strides
+    value = checked(fn, value, t.ndim)
+    if value is not preserve_format:
+        return format_strides(value, tuple(t.shape))
+    strides = preserve_format_strides(t._data)
+    return None if strides == contiguous_strides(tuple(t.shape)) else strides
 
 
 def laid_out(made: Any, strides: tuple | None) -> Any:

@@ -466,16 +466,22 @@ class Tensor(metaclass=_TensorType):
         >>> minitorch.ones(2, 3).t().contiguous().view(-1).shape
         torch.Size([6])
         """
-        if _layout.checked("contiguous", memory_format, self.ndim) is _layout.preserve_format \
-                and memory_format is not None:
+        given = _layout.checked("contiguous", memory_format, self.ndim)
+        if memory_format is None:
+            given = _layout.contiguous_format
+        in_place = self.is_contiguous(memory_format=_layout.contiguous_format if given is
+                                      _layout.preserve_format else given)
+        if in_place:  # (before torch's refusal of preserve_format)
+            return self
+        if given is _layout.preserve_format:
             raise RuntimeError("preserve memory format is unsupported by the contiguous "
                                "operator")
-        if self.is_contiguous():
-            return self
         from .ops.shape import Clone
 
         with autograd.profiler.op_event("aten::contiguous", (self,)):
-            return Clone.apply(self, contiguous=True)
+            if given is _layout.contiguous_format:
+                return Clone.apply(self, contiguous=True)
+            return Clone.apply(self, memory_format=given)
 
     # ---- autograd attributes ------------------------------------------------------------
     @property
@@ -978,15 +984,19 @@ class Tensor(metaclass=_TensorType):
         moves = dev is not None and dev != self.device
         if moves:  # (torch reaches the device before the layout is checked)
             backend.factory_namespace(dev)
-        _layout.checked("to", kwargs.get("memory_format"), self.ndim)
-        if not moves and (dtype is None or dtype is self.dtype) and not copy:
+        given = _layout.checked("to", kwargs.get("memory_format"), self.ndim)
+        kept = given is _layout.preserve_format or given is _layout.suggested_format(
+            tuple(self.shape), self.stride())  # (torch's test: a transpose stays as it is)
+        if not moves and (dtype is None or dtype is self.dtype) and not copy and kept:
             if autograd.profiler._active is not None:  # torch records a to() that copies nothing
                 autograd.profiler._mark("aten::to")
             return self
         from .ops.shape import ToCopy
 
         with autograd.profiler.op_event("aten::to", (self,)):
-            return ToCopy.apply(self, dtype=dtype or self.dtype, device=dev if moves else None)
+            return ToCopy.apply(self, dtype=dtype or self.dtype, device=dev if moves else None,
+                                memory_format=None if given is _layout.preserve_format
+                                else given)
 
     def cpu(self, *, memory_format: Any = None) -> Tensor:
         """This tensor on the CPU (itself when it is there already).
@@ -1016,9 +1026,12 @@ class Tensor(metaclass=_TensorType):
         ``memory_format=minitorch.contiguous_format``); gradients flow back to the original."""
         from .ops.shape import Clone
 
-        if _layout.checked("clone", memory_format, self.ndim) is _layout.contiguous_format:
+        given = _layout.checked("clone", memory_format, self.ndim)
+        if given is _layout.contiguous_format:
             return Clone.apply(self, contiguous=True)
-        return Clone.apply(self)
+        if given is _layout.preserve_format:
+            return Clone.apply(self)
+        return Clone.apply(self, memory_format=given)
 
     @_args.tensors("equal", other="other")
     def equal(self, other: Tensor) -> bool:
@@ -1208,7 +1221,7 @@ class Tensor(metaclass=_TensorType):
 def _converter(dt: D.dtype) -> Callable[..., Tensor]:
     def convert(self: Tensor, *, memory_format: Any = None) -> Tensor:
         _layout.checked(_CONVERTERS[dt.name], memory_format, self.ndim)
-        return self.to(dt)
+        return self.to(dt, memory_format=memory_format)
 
     convert.__doc__ = f"""This tensor as {dt.name}: ``self.to(torch.{dt.name})``.
 

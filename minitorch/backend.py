@@ -639,27 +639,39 @@ def dense_strides(sizes: tuple, *strides: tuple) -> tuple:
     return tuple(out)
 
 
-def copy_preserving_layout(xp: Any, array: Any) -> Any:
-    """A copy of ``array`` laid out as torch's ``clone()`` lays it out: the same strides when
-    it is dense (a dim of size one's too) or empty, else :func:`dense_strides` (numpy's own
-    order puts a broadcast dim last).
+def preserve_format_strides(array: Any) -> tuple | None:
+    """The element strides of a copy of ``array`` under torch's ``preserve_format``
+    (``clone()``, ``to()``, ``empty_like``): its own when it is dense (a dim of size one's
+    too) or empty, else :func:`dense_strides` (torch's ``infer_dense_strides``); None for a
+    library without strides.
+
+    >>> preserve_format_strides(np.zeros((3, 4))[:, ::2].T)
+    (1, 2)
+    """
+    strides = element_strides(array)
+    if strides is None or not array.size or is_dense(array.shape, strides):
+        return strides
+    return dense_strides(array.shape, strides)
+
+
+def copy_preserving_layout(xp: Any, array: Any, dtype: Any = None,
+                           strides: tuple | None = None) -> Any:
+    """A copy of ``array`` (as ``dtype``: None, its own) laid out with element ``strides``,
+    by default as torch's ``clone()`` lays it out, :func:`preserve_format_strides` (numpy's
+    own order puts a broadcast dim last).
 
     >>> copy_preserving_layout(np, np.broadcast_to(np.ones((2, 1, 3)), (2, 3, 3))).strides
     (72, 24, 8)
     """
-    strides = element_strides(array)
-    out = xp.asarray(array, copy=True)
-    if strides is None:
-        return out
-    kept = not array.size or is_dense(array.shape, strides)
-    wanted = strides if kept else dense_strides(array.shape, strides)
-    if element_strides(out) == wanted:
+    out = xp.asarray(array, copy=True) if dtype is None else xp.astype(array, dtype)
+    wanted = preserve_format_strides(array) if strides is None else strides
+    if wanted is None or element_strides(out) == wanted:
         return out
     if not array.size:
         return restrided(out, wanted)
-    out = strided_zeros(xp, array.shape, wanted, array.dtype)
-    out[...] = array
-    return out
+    laid = strided_zeros(xp, array.shape, wanted, out.dtype)
+    laid[...] = out
+    return laid
 
 
 def sliding_windows(array: Any, dim: int, size: int, step: int) -> Any:

@@ -707,9 +707,11 @@ class Module:
         if dtype is not None and not dtype.is_floating_point:
             raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got "
                             f"desired dtype={dtype}")
+        layout = kwargs.get("memory_format")  # (only for images: 4-d and 5-d tensors)
 
-        return self._convert(
-            lambda t: t.to(device, dtype if t.is_floating_point() else None))
+        return self._convert(lambda t: t.to(
+            device, dtype if t.is_floating_point() else None,
+            **({"memory_format": layout} if layout is not None and t.dim() in (4, 5) else {})))
 
     def to_empty(self, *, device: Any, recurse: bool = True) -> Module:
         """Give parameters and buffers new, uninitialised memory on ``device`` (their shapes

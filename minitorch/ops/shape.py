@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _args
+from .. import _args, _layout
 from .._tensor import Tensor, mark_multi_output, sum_to, sum_to_as_torch, view_strides
 from ..autograd import profiler, torch_events
 from ..backend import (
     array_dtype,
     c_order,
+    contiguous_strides,
     copy_preserving_layout,
     element_strides,
     getitem,
@@ -27,7 +28,6 @@ from ..backend import (
     placed,
     restrided,
     to_device,
-    torch_layout,
 )
 from ._base import INPUT_SIZES, Op, c_ints, check_same_device, kept, wrap
 from ._index_layout import torch_index_layout
@@ -286,13 +286,16 @@ class Clone(Op):
     _profile_inner = staticmethod(torch_events.variant("aten::clone", "contiguous"))
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, contiguous: bool = False) -> Tensor:
-        """A copy keeping the memory layout, or in row-major order when ``contiguous``."""
+    def forward(ctx: Any, a: Tensor, *, contiguous: bool = False,
+                memory_format: Any = None) -> Tensor:
+        """A copy keeping the memory layout, or in row-major order when ``contiguous``, or
+        in a channels-last ``memory_format``."""
         xp = a._xp
         if contiguous and hasattr(xp, "ascontiguousarray"):  # numpy and CuPy
             # not ascontiguousarray: it returns a contiguous input itself, and 0-d as 1-d
             return wrap(xp.array(a._data, copy=True, order="C"))
-        return wrap(copy_preserving_layout(xp, a._data))
+        return wrap(copy_preserving_layout(xp, a._data, strides=_layout.format_strides(
+            memory_format, a._data.shape)))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -304,11 +307,16 @@ class ToCopy(Op):
     _profile_name = "aten::_to_copy"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, dtype: Any, device: Any = None) -> Tensor:
-        """Convert to ``dtype``, then move to ``device`` (None: stay)."""
+    def forward(ctx: Any, a: Tensor, *, dtype: Any, device: Any = None,
+                memory_format: Any = None) -> Tensor:
+        """Convert to ``dtype``, then move to ``device`` (None: stay), laid out as torch's
+        ``preserve_format`` (None) or ``memory_format``."""
         ctx.dtype, ctx.device = a.dtype, a.device if device is not None else None
         xp = a._xp
-        out = torch_layout(xp.astype(a._data, array_dtype(xp, dtype.name)), a._data)
+        shape = a._data.shape
+        strides = None if memory_format is None else \
+            _layout.format_strides(memory_format, shape) or contiguous_strides(shape)
+        out = copy_preserving_layout(xp, a._data, array_dtype(xp, dtype.name), strides)
         result = wrap(out if device is None else to_device(out, device))
         if not dtype.is_floating_point:  # an integer or bool copy has no gradient, as torch's
             ctx.mark_non_differentiable(result)

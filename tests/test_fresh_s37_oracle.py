@@ -1,0 +1,251 @@
+"""Fresh fuzz seeds of session 37 (the black-box creation fuzzer on a new seed, and what its
+findings opened): memory formats (channels_last laid out, not refused; preserve_format's
+strides), numpy scalars and read-only arrays, ``arange(end=)``. Each case runs under torch
+and minitorch (``L``) and must raise torch's exception with torch's message, or give torch's
+result, strides included."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+import minitorch as mt
+from tests.oracle import assert_as_torch
+
+LAYOUTS: dict[str, Callable[[Any], Any]] = {
+    "contiguous 4-d": lambda L: L.arange(120.).reshape(2, 3, 4, 5),
+    "channels-last 4-d": lambda L: L.arange(120.).reshape(2, 4, 5, 3).permute(0, 3, 1, 2),
+    "transposed 4-d": lambda L: L.arange(120.).reshape(2, 3, 5, 4).transpose(2, 3),
+    "N111": lambda L: L.arange(4.).reshape(4, 1, 1, 1),
+    "1C1W transposed": lambda L: L.arange(6.).reshape(1, 3, 1, 2).transpose(1, 3),
+    "sliced 4-d": lambda L: L.arange(240.).reshape(2, 3, 4, 10)[..., ::2],
+    "empty 4-d": lambda L: L.zeros(2, 0, 3, 3),
+    "expanded 4-d": lambda L: L.zeros(1, 3, 1, 1).expand(2, 3, 4, 4),
+    "contiguous 5-d": lambda L: L.arange(240.).reshape(2, 3, 4, 5, 2),
+    "channels-last 5-d": lambda L: L.arange(240.).reshape(2, 4, 5, 2, 3).permute(0, 4, 1, 2, 3),
+    "transposed 2-d": lambda L: L.arange(6.).reshape(2, 3).t(),
+    "size-1 transposed": lambda L: L.arange(4.).reshape(1, 4).t(),
+    "sliced size-1": lambda L: L.arange(2.)[::2],
+    "sliced transposed": lambda L: L.zeros(3, 4)[:, ::2].t(),
+    "0-d": lambda L: L.tensor(1.),
+}
+
+FORMATS = [None, "preserve_format", "contiguous_format", "channels_last", "channels_last_3d"]
+
+COPIES: dict[str, Callable[[Any, Any, dict], Any]] = {
+    "contiguous": lambda L, x, kw: x.contiguous(**kw),
+    "clone": lambda L, x, kw: x.clone(**kw),
+    "to": lambda L, x, kw: x.to(**kw),
+    "to float64": lambda L, x, kw: x.to(L.float64, **kw),
+    "to copy": lambda L, x, kw: x.to(L.float32, copy=True, **kw),
+    "double": lambda L, x, kw: x.double(**kw),
+    "float": lambda L, x, kw: x.float(**kw),
+    "zeros_like": lambda L, x, kw: L.zeros_like(x, **kw),
+    "ones_like": lambda L, x, kw: L.ones_like(x, **kw),
+    "full_like": lambda L, x, kw: L.full_like(x, 2., **kw),
+}
+
+LIKE_DRAWS: dict[str, Callable[[Any, Any, dict], Any]] = {
+    "empty_like": lambda L, x, kw: L.empty_like(x, **kw),
+    "rand_like": lambda L, x, kw: L.rand_like(x, **kw),
+    "randn_like": lambda L, x, kw: L.randn_like(x, **kw),
+    "randint_like": lambda L, x, kw: L.randint_like(x, 5, **kw),
+}
+
+
+def _format(L: Any, name: str | None) -> dict:
+    return {} if name is None else {"memory_format": getattr(L, name)}
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("copy", COPIES)
+def test_a_copy_in_a_memory_format_is_laid_out_as_torch_lays_it_out(copy: str, layout: str,
+                                                                     fmt: str | None) -> None:
+    """channels_last copies (before: refused as NotImplementedError), preserve_format's
+    strides of a dense input's size-1 dims and of a non-dense input (``to`` and the
+    ``*_like`` factories laid those out contiguously), ``to``'s test of whether it may
+    return the tensor itself."""
+    def program(L: Any) -> Any:
+        x = LAYOUTS[layout](L)
+        r = COPIES[copy](L, x, _format(L, fmt))
+        return r, r.stride(), r is x
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("like", LIKE_DRAWS)
+def test_a_like_factory_in_a_memory_format_has_torchs_strides(like: str, layout: str,
+                                                              fmt: str | None) -> None:
+    """The factories whose values differ (uninitialised, random): shape, dtype, strides."""
+    def program(L: Any) -> Any:
+        r = LIKE_DRAWS[like](L, LAYOUTS[layout](L), _format(L, fmt))
+        return tuple(r.shape), str(r.dtype), r.stride()
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("shape", [(2, 3), (2, -1), (2, 3, 4, 5), (2, 0, 3, 3), (1, 2, 1, 3),
+                                   (2, 3, 0, 1, 2), (2, 3, 4, 5, 6)])
+def test_empty_takes_a_memory_format(shape: tuple, fmt: str | None) -> None:
+    """``empty(..., memory_format=)`` (before: an unexpected keyword): channels_last strides
+    (sizes of zero counted as torch counts them), the rank check, preserve_format refused."""
+    assert_as_torch(lambda L: (L.empty(shape, **_format(L, fmt)).stride(),))
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.empty((2, 3), memory_format="channels_last"),
+    lambda L: L.empty((2, -1, 3, 3), memory_format=L.preserve_format),
+    lambda L: L.empty(2, 3, 4, 5, memory_format=L.channels_last, dtype=L.float64,
+                      requires_grad=True).stride(),
+    lambda L: L.empty(2, 3, 4, 5, memory_format=L.channels_last).contiguous().stride(),
+], ids=["format's type", "negative size first", "with dtype and requires_grad",
+        "made contiguous"])
+def test_empty_memory_format_checks_in_torchs_order(program: Callable[[Any], Any]) -> None:
+    assert_as_torch(program)
+
+
+RESIZES: dict[str, Callable[[Any], Any]] = {
+    "channels_last": lambda L: L.arange(120.).resize_(2, 3, 4, 5,
+                                                      memory_format=L.channels_last),
+    "same shape restrided": lambda L: L.arange(6.).view(2, 3).t().resize_(
+        3, 2, memory_format=L.contiguous_format),
+    "same shape kept": lambda L: L.arange(6.).view(2, 3).t().resize_(3, 2),
+    "preserve refused": lambda L: L.arange(6.).resize_(3, 2, memory_format=L.preserve_format),
+    "rank": lambda L: L.arange(6.).resize_(3, 2, memory_format=L.channels_last),
+    "type": lambda L: L.arange(6.).resize_(3, 2, memory_format="channels_last"),
+    "requires grad first": lambda L: L.arange(6., requires_grad=True).resize_(
+        3, 2, memory_format=L.preserve_format),
+    "view from its offset": lambda L: L.arange(6.)[1:].resize_(1, 1, 1, 5,
+                                                                memory_format=L.channels_last),
+    "as template, channels_last": lambda L: L.arange(6.).resize_as_(
+        L.zeros(1, 2, 1, 3), memory_format=L.channels_last),
+    "as template, preserve of contiguous": lambda L: L.arange(6.).resize_as_(
+        L.zeros(1, 2, 1, 3), memory_format=L.preserve_format),
+    "as template, preserve of channels_last": lambda L: L.arange(6.).resize_as_(
+        L.zeros(1, 2, 1, 3).contiguous(memory_format=L.channels_last),
+        memory_format=L.preserve_format),
+    "as template, preserve of a transpose": lambda L: L.arange(6.).resize_as_(
+        L.zeros(2, 3).t(), memory_format=L.preserve_format),
+}
+
+
+@pytest.mark.parametrize("resize", RESIZES)
+def test_resize_lays_its_shape_out_in_a_memory_format(resize: str) -> None:
+    """``resize_(..., memory_format=)`` (before: an unexpected keyword) and ``resize_as_``'s
+    (before: channels_last refused, preserve_format ignored): torch restrides the memory, the
+    values of the storage read in the new order."""
+    def program(L: Any) -> Any:
+        r = RESIZES[resize](L)
+        return r, r.stride(), r.storage_offset()
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("fmt", ["channels_last", "contiguous_format", "channels_last_3d"])
+@pytest.mark.parametrize("module", ["conv2d", "conv3d", "linear", "batchnorm"])
+def test_a_module_to_a_memory_format_lays_out_its_image_tensors(module: str, fmt: str) -> None:
+    """``Module.to(memory_format=)`` converts its 4-d and 5-d parameters (torch's rule), the
+    Parameters staying Parameters."""
+    def program(L: Any) -> Any:
+        L.manual_seed(0)
+        m = {"conv2d": lambda: L.nn.Conv2d(3, 4, 3), "conv3d": lambda: L.nn.Conv3d(2, 3, 2),
+             "linear": lambda: L.nn.Linear(2, 3),
+             "batchnorm": lambda: L.nn.BatchNorm2d(3)}[module]()
+        m.to(memory_format=getattr(L, fmt))
+        return [(name, p.stride(), type(p).__name__) for name, p in m.named_parameters()]
+    assert_as_torch(program)
+
+
+def test_contiguous_of_preserve_format_returns_a_contiguous_tensor_itself() -> None:
+    """torch returns a contiguous tensor before it refuses preserve_format (fuzzer s37 case
+    1889: an expanded 1-element tensor)."""
+    for make in (lambda L: L.tensor([6]).expand((1,)), lambda L: L.ones(2, 3),
+                 lambda L: L.ones(2, 3).t()):
+        assert_as_torch(lambda L, make=make: (
+            (x := make(L)).contiguous(memory_format=L.preserve_format) is x,))
+
+
+NUMPY_SCALARS: dict[str, Callable[[], Any]] = {
+    "0-d float32 array": lambda: np.zeros((), np.float32),
+    "0-d int8 array": lambda: np.arange(1).reshape(()).astype(np.int8),
+    "0-d bool array": lambda: np.zeros((), np.bool_),
+    "float32 scalar": lambda: np.float32(2.5),
+    "1-d array": lambda: np.zeros(2, np.float32),
+}
+
+
+@pytest.mark.parametrize("copy", [None, True, False])
+@pytest.mark.parametrize("dtype", [None, "float32", "int32"])
+@pytest.mark.parametrize("obj", NUMPY_SCALARS)
+def test_asarray_copies_a_numpy_scalar_or_0d_array(obj: str, dtype: str | None,
+                                                   copy: bool | None) -> None:
+    """numpy's ``PyArray_CheckScalar`` takes a 0-d array for a scalar: torch's asarray
+    copies it always (before: shared, fuzzer s37 case 2318), and with ``copy`` given checks
+    that copy as an alias (a dtype it would change is refused, copy=True too)."""
+    def program(L: Any) -> Any:
+        a = NUMPY_SCALARS[obj]()
+        kw = {} if dtype is None else {"dtype": getattr(L, dtype)}
+        t = L.asarray(a, copy=copy, **kw)
+        if isinstance(a, np.ndarray):
+            a[...] = 7
+        return t
+    assert_as_torch(program)
+
+
+def _warnings_of(L: Any, convert: Callable[[Any, np.ndarray], Any]) -> list[str]:
+    a = np.zeros(2, np.float32)
+    a.flags.writeable = False
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        was = L.is_warn_always_enabled()
+        L.set_warn_always(True)  # (a once-per-program warning, given each time)
+        try:
+            convert(L, a)
+        finally:
+            L.set_warn_always(was)
+    return [str(w.message).split(" (Triggered")[0] for w in seen]
+
+
+@pytest.mark.parametrize("convert", ["from_numpy", "as_tensor", "asarray", "tensor"])
+def test_a_read_only_numpy_array_warns_as_torch_warns(convert: str) -> None:
+    """torch warns where a tensor keeps a read-only array's memory (before: silence); the
+    warning points at the user's line."""
+    call = lambda L, a: getattr(L, convert)(a)  # noqa: E731
+    assert _warnings_of(mt, call) == _warnings_of(torch, call)
+
+
+def test_a_write_into_read_only_memory_says_so() -> None:
+    """minitorch refuses the write torch makes with undefined behaviour, and says why in
+    words about the array, not about overlapping elements."""
+    a = np.zeros(2, np.float32)
+    a.flags.writeable = False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t = mt.from_numpy(a)
+    with pytest.raises(RuntimeError, match=r"memory is read-only.*flags\.writeable = True"):
+        t.add_(1)
+    assert a.tolist() == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.arange(end=3, dtype=L.float64),
+    lambda L: L.arange(end=L.tensor(1.5), dtype=L.int32),
+    lambda L: L.arange(end=-2, dtype=L.float64),
+    lambda L: L.arange(end=5, step=2),
+    lambda L: L.arange(),
+    lambda L: L.arange(dtype=L.float32),
+    lambda L: L.arange(start=1),
+    lambda L: L.arange(start=1, end=4),
+    lambda L: L.arange(3, end=5),
+    lambda L: L.arange(end="a"),
+], ids=["end=", "end= a tensor", "end= negative", "with step=", "nothing", "only dtype",
+        "only start=", "start= end=", "start end=", "end= a string"])
+def test_arange_takes_its_end_by_name(program: Callable[[Any], Any]) -> None:
+    """``arange(end=3)`` is torch's first form (before: "invalid combination")."""
+    assert_as_torch(program)
