@@ -1032,7 +1032,8 @@ def _refuse_leaf_write(self: Tensor, key: Any, value: Any) -> None:
         isinstance(p, Tensor) and p.dtype.name == "bool") for p in parts)  # a 0-d mask too
     if isinstance(value, Tensor) and not indexed:
         indexing.check_value_shape(self, checked, value)
-    view = self._grad_fn is not None or _sliced(self, indexing.array_key(checked, self._xp))
+    view = self._grad_fn is not None or _sliced(self, indexing.array_key(checked, self._xp)) \
+        or (self._view_of is not None and not self._inference and self._view_of[0].is_leaf)
     raise RuntimeError(f"a {'view of a ' if view else ''}leaf Variable that requires grad is "
                        "being used in an in-place operation.")
 
