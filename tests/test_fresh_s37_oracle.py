@@ -249,3 +249,76 @@ def test_a_write_into_read_only_memory_says_so() -> None:
 def test_arange_takes_its_end_by_name(program: Callable[[Any], Any]) -> None:
     """``arange(end=3)`` is torch's first form (before: "invalid combination")."""
     assert_as_torch(program)
+
+
+EMPTY_TARGETS: dict[str, Callable[[Any], Any]] = {
+    "expanded": lambda L: L.zeros(1, 2, 1).expand(1, 2, 0),
+    "own empty": lambda L: L.zeros(1, 2, 0),
+    "expanded slice": lambda L: L.zeros(4, 2, 1)[2:].expand(2, 2, 0),
+    "expanded at an offset": lambda L: L.zeros(3, 1)[2:].expand(1, 0),
+    "sliced at the end": lambda L: L.zeros(3, 2)[2:, :0],
+    "sliced inside": lambda L: L.zeros(3, 2)[1:, :0],
+    "empty both ways": lambda L: L.zeros(0, 2)[:, :1].expand(0, 0),
+    "viewed slice expanded": lambda L: L.zeros(5)[3:].view(2, 1).expand(2, 0),
+    "own columns": lambda L: L.zeros(2, 3)[:, :0],
+    "transposed rows": lambda L: L.zeros(2, 3, dtype=L.int64).t()[:0],
+}
+
+INDEX_WRITES: dict[str, Callable[[Any, Any], Any]] = {
+    "index_fill_": lambda L, x: x.index_fill_(-1, L.tensor([0, 0, 0]), 1.5),
+    "index_fill": lambda L, x: x.index_fill(-1, L.tensor([0]), 1.5),
+    "index_fill_ tensor": lambda L, x: x.index_fill_(-1, L.tensor([-2]), L.tensor(2.)),
+    "index_fill no index": lambda L, x: x.index_fill(-1, L.tensor([], dtype=L.long),
+                                                     L.tensor(2.)),
+    "index_fill_ dim 0": lambda L, x: x.index_fill_(0, L.tensor([0]), 1.5),
+    "index_copy_": lambda L, x: x.index_copy_(-1, L.tensor([0, 0]), L.ones(*x.shape[:-1], 2)),
+    "index_copy_ one": lambda L, x: x.index_copy_(-1, L.tensor([3]), L.ones(*x.shape[:-1], 1)),
+    "index_copy": lambda L, x: x.index_copy(-1, L.tensor([0, 0]), L.ones(*x.shape[:-1], 2)),
+    "index_reduce_ prod": lambda L, x: x.index_reduce_(-1, L.tensor([0, 1]),
+                                                       L.ones(*x.shape[:-1], 2), "prod"),
+    "index_reduce_ amax": lambda L, x: x.index_reduce_(-1, L.tensor([0, 1]),
+                                                       L.ones(*x.shape[:-1], 2), "amax",
+                                                       include_self=False),
+    "index_reduce mean": lambda L, x: x.index_reduce(-1, L.tensor([-1, 1]),
+                                                     L.ones(*x.shape[:-1], 2), "mean",
+                                                     include_self=False),
+    "index_add_": lambda L, x: x.index_add_(-1, L.tensor([0, 0]), L.ones(*x.shape[:-1], 2)),
+    "index_add": lambda L, x: x.index_add(-1, L.tensor([0, 0]), L.ones(*x.shape[:-1], 2)),
+}
+
+
+@pytest.mark.filterwarnings("ignore:index_reduce\\(\\) is in beta")
+@pytest.mark.parametrize("write", INDEX_WRITES)
+@pytest.mark.parametrize("target", EMPTY_TARGETS)
+def test_an_index_write_into_an_empty_dim_restrides_as_torchs_kernel(target: str,
+                                                                     write: str) -> None:
+    """torch's index kernels restride the written tensor to the indices along an empty dim
+    with stride 0: an expanded or sliced tensor in place still lies in memory enough for
+    that, so its kernel then reads the indices and refuses them (before: minitorch checked
+    against an empty storage, or returned, or failed inside numpy's reshape: fuzzer s37
+    case 1835); out of place, index_fill's clone keeps the strides, index_copy's and
+    index_reduce's new result is row-major."""
+    def program(L: Any) -> Any:
+        x = EMPTY_TARGETS[target](L)
+        r = INDEX_WRITES[write](L, x)
+        return r, r.stride()
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.tensor([[1e38]]).expand((1, 0)).requires_grad_().__setitem__(
+        L.tensor([9], dtype=L.int32), -1),
+    lambda L: L.tensor([[1.]]).expand((1, 2)).requires_grad_().__setitem__(L.tensor([0]), -1),
+    lambda L: L.tensor([[1.]])[:, :1].requires_grad_().__setitem__(L.tensor([0]), -1),
+    lambda L: L.tensor([[1.]]).t().requires_grad_().__setitem__(L.tensor([[True]]), -1),
+    lambda L: L.tensor([[1.]]).requires_grad_().__setitem__(L.tensor([0]), -1),
+    lambda L: L.tensor([[1.]]).requires_grad_().__setitem__(0, -1),
+    lambda L: L.ones(2, 2, requires_grad=True)[0].__setitem__(L.tensor([0]), -1),
+], ids=["expanded, int32 index", "expanded", "sliced", "transposed, mask", "leaf itself",
+        "leaf's row", "view of a leaf"])
+def test_an_indexed_write_into_a_view_that_is_a_leaf_names_the_view(
+        program: Callable[[Any], Any]) -> None:
+    """A view made from a tensor without grad, then given requires_grad, is a leaf and a
+    view: torch's check names "a view of a leaf Variable" for an index tensor's write too
+    (before: "a leaf Variable", fuzzer s37 case 2806)."""
+    assert_as_torch(program)

@@ -143,7 +143,10 @@ def _checked(fn: str, input: Tensor, dim: Any, index: Any, source: Any, reduce: 
     if not include_self:  # the loop over no self's values: bool has none, then the restride
         if input.dtype.name == "bool":
             raise _args.not_implemented("index_reduce_func_exclude_input_init", input.dtype)
-        check_restrided(input, d, index.numel())
+        if check_restrided(input, d, index.numel(), "input" if fn.endswith("_") else "new"):
+            first = int(index.reshape(-1)[0])  # its kernel reads the first index, out of a
+            # dim of size 0
+            raise IndexError(f"index {first} is out of bounds for dimension {d} with size 0")
     if input.dim() > 1 and not input.shape[d] and index.numel():  # its first slice
         raise IndexError(f"select(): index 0 out of range for tensor of size "
                          f"{list(input.shape)} at dimension {d}")

@@ -30,6 +30,7 @@ from .._tensor import (
 )
 from ..backend import (
     c_order,
+    contiguous_strides,
     copy_preserving_layout,
     element_strides,
     getitem,
@@ -255,9 +256,9 @@ def _index_copy_checked(fn: str, input: Tensor, dim: Any, index: Any, source: An
     if fn.endswith("_"):
         check_no_overlap(input, source)
     size, data = (input.shape[d] if input.dim() else 1), index._data
-    check_restrided(input, d, index.numel())
+    reads = check_restrided(input, d, index.numel(), "input" if fn.endswith("_") else "new")
     bad = (data < 0) | (data >= size)
-    if index.numel() and input.numel() and bool(index._xp.any(bad)):
+    if index.numel() and (input.numel() or reads) and bool(index._xp.any(bad)):
         first = int(to_numpy(data).reshape(-1)[to_numpy(bad).reshape(-1)][0])
         raise IndexError(f"{name}: index {first} is out of bounds for dimension {d} with "
                          f"size {size}")
@@ -356,31 +357,43 @@ def _index_fill_checked(fn: str, input: Any, dim: Any, index: Any, value: Any) -
     if index.dim() > 1:
         raise RuntimeError("Index has to be a vector/scalar")
     size, data = (input.shape[d] if input.dim() else 1), index._data
-    check_restrided(input, d, index.numel())
+    reads = check_restrided(input, d, index.numel(), "input" if fn.endswith("_") else "clone")
     value = fill_value(value, input.dtype)  # the value's item before the indices' bounds
     bad = (data < -size) | (data >= size)  # (an empty input's kernel reads no index)
-    if index.numel() and input.numel() and bool(index._xp.any(bad)):
+    if index.numel() and (input.numel() or reads) and bool(index._xp.any(bad)):
         first = int(to_numpy(data).reshape(-1)[to_numpy(bad).reshape(-1)][0])
         raise IndexError(f"index {first} is out of bounds for dimension {d} with size {size}")
     return _slices(input, d, index if input.numel() else index.reshape(-1)[:0]), value
 
 
-def check_restrided(input: Tensor, dim: int, n: int) -> None:
+def check_restrided(input: Tensor, dim: int, n: int, written: str) -> bool:
     """torch's refusal of index_fill, index_copy or index_reduce (not including self) into a
-    dim of size 0 with ``n`` indices: its kernel restrides ``input`` to ``n`` along ``dim``
-    with stride 0, past the empty storage (unless another dim of size 0 needs none)."""
+    dim of size 0 with ``n`` indices: its kernel restrides the ``written`` tensor to ``n``
+    along ``dim`` with stride 0, past the end of its storage: ``"input"`` itself in place
+    (its own storage, not the memory an expanded or sliced one still lies in), else a
+    ``"clone"`` keeping its strides (index_fill) or a ``"new"`` row-major result, with no
+    storage at all. Whether the restrided tensor has elements, so that the kernel then
+    reads the indices.
+
+    >>> check_restrided(minitorch.zeros(2, 1).expand(2, 0), 1, 3, "input")
+    True
+    """
     if not n or (input.shape[dim] if input.dim() else 1):
-        return
-    sizes, strides, stride = list(input.shape), [0] * input.dim(), 1
-    for i in reversed(range(input.dim())):
-        strides[i] = 0 if i == dim else stride
-        stride *= max(sizes[i], 1)
-    sizes[dim] = n
-    needed = input.element_size() * (1 + sum((s - 1) * st for s, st in zip(sizes, strides)))
-    if needed > 0:
-        raise RuntimeError(f"setStorage: sizes {sizes}, strides {strides}, storage offset 0, "
-                           f"and itemsize {input.element_size()} requiring a storage size of "
-                           f"{needed} are out of bounds for storage of size 0")
+        return False
+    sizes = list(input.shape)
+    strides = list(contiguous_strides(tuple(sizes)) if written == "new" else input.stride())
+    sizes[dim], strides[dim] = n, 0
+    if 0 in sizes:
+        return False
+    offset, held = (input.storage_offset(), input.untyped_storage().nbytes()) \
+        if written == "input" else (0, 0)
+    size = input.element_size()
+    needed = size * (offset + 1 + sum((s - 1) * st for s, st in zip(sizes, strides)))
+    if needed > held:
+        raise RuntimeError(f"setStorage: sizes {sizes}, strides {strides}, storage offset "
+                           f"{offset}, and itemsize {size} requiring a storage size of "
+                           f"{needed} are out of bounds for storage of size {held}")
+    return True
 
 
 def _filled(input: Tensor, key: tuple, value: Any) -> tuple:
