@@ -260,9 +260,8 @@ def creation_options(factory: Callable[..., Tensor], *, layout: bool = True,
             _args.size_types(name, (kwargs["size"],) if "size" in kwargs and not args else args)
         if typed := _call_form.positional_types(factory, name, args, kwargs):
             raise TypeError(typed)  # torch's parser reads the positional arguments first
-        if formats and kwargs.get("memory_format") is not None:  # first option in torch's
-            _layout.checked(name, kwargs["memory_format"],  # (a *_like's input's rank)
-                            getattr(args[0], "ndim", None) if args else None)
+        if formats:  # first option in torch's parser (its rank: the kernel's, later)
+            _layout.typed(name, kwargs.get("memory_format"))
         _args.dtype(name, kwargs.get("dtype"))  # torch's parser reads dtype before layout
         _layout_typed(name, kind)
         _args.device_type(name, kwargs.get("device"))

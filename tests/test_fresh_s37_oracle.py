@@ -322,3 +322,24 @@ def test_an_indexed_write_into_a_view_that_is_a_leaf_names_the_view(
     view: torch's check names "a view of a leaf Variable" for an index tensor's write too
     (before: "a leaf Variable", fuzzer s37 case 2806)."""
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.randint_like(L.zeros(2, 2, dtype=L.int8), 10.5, dtype=L.int16,
+                             memory_format=L.channels_last),
+    lambda L: L.randint_like(L.zeros(2, 2, dtype=L.int8), 10, dtype=L.int16,
+                             memory_format=L.channels_last),
+    lambda L: L.full_like(L.zeros(2, 2), "a", memory_format=L.channels_last),
+    lambda L: L.zeros_like(L.zeros(2, 2), dtype="a", memory_format=L.channels_last),
+    lambda L: L.empty_like(L.zeros(2, 2), device="xyz", memory_format=L.channels_last),
+    lambda L: L.rand_like(L.zeros(2, 2, dtype=L.int64), memory_format=L.channels_last),
+    lambda L: L.rand_like(L.zeros(2, 2, 2, 2, dtype=L.int64),
+                          memory_format=L.channels_last),
+    lambda L: L.ones_like(L.zeros(2, 2), memory_format="channels_last"),
+], ids=["a float high first", "then the rank", "fill value's type", "dtype's type",
+        "device string", "rank before the dtype", "dtype of a 4-d", "format's type"])
+def test_a_like_factory_parses_its_arguments_before_the_formats_rank(
+        program: Callable[[Any], Any]) -> None:
+    """torch's parser reads every argument's type first; the channels-last rank is its
+    kernel's check (before: minitorch checked the rank first, fuzzer s37 case 1018)."""
+    assert_as_torch(program)
