@@ -104,7 +104,6 @@ ERRORS = [
     lambda L: L.lu_unpack(L.eye(2), L.ones(2, dtype=L.int32), unpack_data=2),
     lambda L: L.lu_unpack(L.eye(3), L.ones(3, dtype=L.int64)),
     lambda L: L.lu_unpack(L.eye(3), L.ones(3)),
-    lambda L: L.lu_unpack(L.eye(3), L.ones(2, dtype=L.int32)),
     lambda L: L.lu_unpack(L.eye(3), L.ones(3, dtype=L.int32) * 4),
     lambda L: L.lu_unpack(L.eye(3), L.zeros(3, dtype=L.int32)),
     lambda L: L.lu_unpack(L.ones(3), L.ones(3, dtype=L.int32)),
@@ -114,6 +113,14 @@ ERRORS = [
 @pytest.mark.parametrize("case", range(len(ERRORS)))
 def test_errors_are_torchs(case: int) -> None:
     assert_same_error(raised_by(ERRORS[case], mt), raised_by(ERRORS[case], torch))
+
+
+def test_pivots_too_short_are_refused() -> None:
+    """torch reads past the end of a pivots vector shorter than the LU's rows: whether it
+    then refuses depends on the memory there (a fresh-clone CI run saw it return), so
+    minitorch's refusal, torch's usual one, is checked alone."""
+    with pytest.raises(RuntimeError, match="pivots passed to lu_unpack must be between 1"):
+        mt.lu_unpack(mt.eye(3), mt.ones(2, dtype=mt.int32))
 
 
 def test_half_is_refused_as_torch() -> None:  # not in the strict suite: it has no float16
