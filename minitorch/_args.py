@@ -86,9 +86,9 @@ def class_name(kind: type) -> str:
     >>> class_name(np.float32), class_name(float)
     ('numpy.float32', 'float')
     """
-    module, name = kind.__module__, kind.__name__
-    if module.split(".")[0] in ("minitorch", "torch"):  # torch's C types say "torch."
-        return _TORCH_C_TYPES.get(name, name)
+    module, name = kind.__module__, type_c_name(kind)
+    if module.split(".")[0] in ("minitorch", "torch"):  # (torch's C types say torch.X)
+        return name
     if module == "builtins" or kind.__flags__ & _HEAP_TYPE:
         return name  # the type object's name, which for a class defined in Python is bare
     return f"{module.split('.')[0]}.{name}"
@@ -97,11 +97,42 @@ def class_name(kind: type) -> str:
 _HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: set on classes made by a class statement
 
 
-# the classes that torch defines in C, by the name their type object gives (Python classes,
-# Tensor and Parameter among them, give their bare name)
-_TORCH_C_TYPES = {name: f"torch.{name}" for name in
-                  ("dtype", "Size", "device", "layout", "finfo", "iinfo", "memory_format")}
-_TORCH_C_TYPES["Generator"] = "torch._C.Generator"
+def type_c_name(kind: type) -> str:
+    """The name Python's own messages give ``kind`` (its ``tp_name``): ``torch.Size`` for a
+    :class:`TorchCType`, else its ``__name__``.
+
+    >>> import minitorch
+    >>> type_c_name(minitorch.Size), minitorch.Size.__name__
+    ('torch.Size', 'Size')
+    """
+    return type.__dict__["__name__"].__get__(kind)
+
+
+class TorchCType(type):
+    """The metaclass of minitorch's twins of torch's C types (``torch.dtype``, ``torch.Size``,
+    ...): Python's own messages (an operator's, an attribute's) name such a type
+    ``torch.Size``, as torch's C name, while its ``__name__`` is the last part, as a C
+    type's; ``c_name=`` gives another C name.
+
+    >>> class Size(tuple, metaclass=TorchCType): __module__ = "minitorch.doctest"
+    >>> Size.__name__, type_c_name(Size)
+    ('Size', 'torch.Size')
+    >>> Size().shape
+    Traceback (most recent call last):
+    AttributeError: 'torch.Size' object has no attribute 'shape'
+    """
+
+    def __new__(mcs, name: str, bases: tuple, namespace: dict,
+                c_name: str | None = None) -> TorchCType:
+        cls = super().__new__(mcs, name, bases, namespace)
+        if namespace.get("__module__", "").split(".")[0] in ("minitorch", "torch"):  # (not a
+            # user's subclass)
+            type.__dict__["__name__"].__set__(cls, c_name or f"torch.{name}")
+        return cls
+
+    @property
+    def __name__(cls) -> str:  # type: ignore[override]
+        return cls.__qualname__.rpartition(".")[2]
 
 
 def as_int(value: Any) -> int | None:

@@ -19,15 +19,17 @@ from typing import Any
 
 import numpy as np
 
-from ._args import dtype as dtype_argument
 from ._args import (
+    TorchCType,
     int_overflow,
     invalid_combination,
     operand,
     tensor_or_number,
+    type_c_name,
     type_name,
     unpack_int,
 )
+from ._args import dtype as dtype_argument
 from ._call_form import overloads
 
 __all__ = ["bool", "dtype", "finfo", "float16", "float32", "float64", "get_default_dtype", "iinfo",
@@ -39,7 +41,7 @@ _PY_BOOL = bool  # this module rebinds the name ``bool`` to the dtype
 _INT64_MAX = 2 ** 63 - 1
 
 
-class Uncreatable(type):
+class Uncreatable(TorchCType):
     """The type of torch's classes whose instances are all made by torch itself (``dtype``,
     ``layout``, ``memory_format``): calling the class is refused in torch's words;
     :meth:`made` makes the ones that exist.
@@ -50,7 +52,7 @@ class Uncreatable(type):
     """
 
     def __call__(cls, *args: object, **kwargs: object) -> None:
-        raise TypeError(f"cannot create 'torch.{cls.__name__}' instances")
+        raise TypeError(f"cannot create '{type_c_name(cls)}' instances")
 
     def made(cls, *args: object) -> object:
         """The instance of ``cls`` that ``args`` describe (its ``__init__``'s)."""
@@ -131,7 +133,7 @@ _BY_NAME = {d.name: d for d in ALL}
 _BY_NUMPY_DTYPE_CLASS: dict = {}  # numpy dtype class -> minitorch dtype, filled on first sight
 
 
-class _TypeInfo:
+class _TypeInfo(metaclass=TorchCType):
     """What ``finfo`` and ``iinfo`` share: numpy's limits of a dtype, printed as torch's."""
 
     _FIELDS: tuple[str, ...] = ()

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from . import backend
-from ._args import type_name
+from ._args import TorchCType, type_name
 
 __all__ = ["Generator", "default_generator"]
 
@@ -67,7 +67,7 @@ def _device_argument(args: tuple, kwargs: dict) -> Any:
     return device
 
 
-class Generator:
+class Generator(metaclass=TorchCType, c_name="torch._C.Generator"):
     """A random generator whose numbers are torch's CPU generator's for the same seed.
 
     >>> Generator().manual_seed(3).initial_seed()

@@ -33,7 +33,7 @@ from .ops._cascade_sum import torch_sum
 __all__ = ["Size", "Tensor"]
 
 
-class Size(tuple):
+class Size(tuple, metaclass=_args.TorchCType):
     """A tensor's shape: a tuple that prints as ``torch.Size([2, 3])``, as torch's does.
 
     >>> minitorch.ones(2, 3).shape

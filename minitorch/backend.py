@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from . import _meta, _mkl
-from ._args import integer, string
+from ._args import TorchCType, integer, string
 
 _NAMESPACES: dict[type, ModuleType] = {np.ndarray: np}
 HOST_SCALARS = (np.generic,)  # numpy reductions return these, not 0-d arrays
@@ -118,7 +118,7 @@ def _torch_device_type(kind: str) -> str:
     return kind
 
 
-class device:
+class device(metaclass=TorchCType):
     """Where a tensor's values live: ``device("cpu")``, ``device("cuda")``, ``device("cuda:1")``.
 
     >>> device("cuda:0")
