@@ -1121,6 +1121,23 @@ def _binary(op: Any, reflected: bool = False, kinds: tuple = _OPERANDS) -> Any:
     return method
 
 
+def _without_modulo(power: Any) -> Any:
+    """``__pow__`` that answers Python's three-argument ``pow(x, y, m)`` with NotImplemented:
+    torch's method takes no modulo, and turns its TypeError into NotImplemented, so Python
+    refuses the operands in its own words.
+
+    >>> pow(minitorch.ones(1), 2, 3)
+    Traceback (most recent call last):
+    TypeError: unsupported operand type(s) for ** or pow(): 'Tensor', 'int', 'int'
+    """
+    def method(self: Tensor, other: Any, modulo: Any = None) -> Tensor:
+        return NotImplemented if modulo is not None else power(self, other)
+
+    for fn in (power, method):  # (the name __torch_function__ sees, as the loop below gives)
+        fn.__name__, fn.__qualname__ = "__pow__", "Tensor.__pow__"
+    return method
+
+
 def _rtruediv() -> Any:
     """``other / self``: torch's is ``self.reciprocal() * other`` in Python, so where the
     product refuses a numpy scalar or array, numpy's own ``__rmul__`` answers (with numpy's
@@ -1378,7 +1395,8 @@ _METHODS = {
     "__mul__": _tensor_first(pointwise.Mul), "__rmul__": _tensor_first(pointwise.Mul),
     "__truediv__": _tensor_first(pointwise.Div),
     "__rtruediv__": _rtruediv(),
-    "__pow__": _binary(pointwise.pow), "__rpow__": _binary(pointwise.pow, reflected=True),
+    "__pow__": _without_modulo(_binary(pointwise.pow)),
+    "__rpow__": _binary(pointwise.pow, reflected=True),
     "__mod__": _binary(pointwise.remainder),
     "__rmod__": _binary(pointwise.remainder, reflected=True),
     "__floordiv__": _binary(pointwise.floor_divide),

@@ -343,3 +343,63 @@ def test_a_like_factory_parses_its_arguments_before_the_formats_rank(
     """torch's parser reads every argument's type first; the channels-last rank is its
     kernel's check (before: minitorch checked the rank first, fuzzer s37 case 1018)."""
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: 2 - L.int16,
+    lambda L: L.float32 * L.ones(1),
+    lambda L: L.ones(1, dtype=L.float16) + L.float64,
+    lambda L: L.Size([2, 3]).shape,
+    lambda L: L.preserve_format + 1,
+    lambda L: L.Generator().foo,
+    lambda L: L.finfo().foo,
+    lambda L: L.device("cpu").foo,
+    lambda L: L.dtype(),
+    lambda L: L.layout(),
+    lambda L: (type(L.Size([2]) + L.Size([3])).__name__, type(L.float32).__name__,
+               type(L.device("cpu")).__name__, type(L.Generator()).__name__,
+               type(L.preserve_format).__name__, type(L.finfo()).__name__),
+    lambda L: (repr(L.finfo()), repr(L.iinfo(L.int8))),
+    lambda L: (L.typename(L.float32), L.typename(L.Size([1])), L.typename(L.device("cpu"))),
+    lambda L: L.ones(1).add(L.float32),
+], ids=["int - dtype", "dtype * tensor", "tensor + dtype", "Size.shape", "memory_format + 1",
+        "Generator attribute", "finfo attribute", "device attribute", "dtype()", "layout()",
+        "__name__s", "finfo repr", "typename", "parser's type name"])
+def test_pythons_own_messages_name_torchs_types_as_torch(program: Callable[[Any], Any]) -> None:
+    """Python's messages name a type by its C name: torch.dtype, torch.Size, ...; its
+    ``__name__`` stays the short one (before: 'dtype' and 'Size' in those messages; math
+    fuzzer s37 cases 65, 970, 1131, 2668, creation fuzzer s37 case 1721)."""
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: pow(L.ones(2), L.ones(2), 2),
+    lambda L: pow(L.ones(2, dtype=L.int64), 2, 3),
+    lambda L: pow(2, L.ones(2), 3),
+    lambda L: L.ones(2).__pow__(2, 3),
+    lambda L: pow(L.ones(2), 2, None),
+    lambda L: pow(L.nn.Parameter(L.ones(2)), 2, 3),
+], ids=["tensors", "int tensor", "number base", "the method", "modulo None", "Parameter"])
+def test_three_argument_pow_is_refused_in_pythons_words(program: Callable[[Any], Any]) -> None:
+    """torch's ``__pow__`` takes no modulo and answers NotImplemented (math fuzzer s37 cases
+    1004, 1933; before: "takes 2 positional arguments")."""
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.tensor([[False]]).expand(4, 3).pow_(-1),
+    lambda L: L.tensor([[1]]).expand(4, 3).pow_(-1),
+    lambda L: L.tensor([[1]]).expand(4, 3).pow_(2),
+    lambda L: L.tensor([[1]]).expand(4, 3).pow_(-2 ** 63 - 1),
+    lambda L: L.pow(L.tensor([1]), -1, out=L.tensor([[1]]).expand(2, 1)),
+    lambda L: L.sub(2, L.tensor([True]), out=L.tensor([[1]]).expand(2, 1)),
+    lambda L: L.pow(3, L.tensor([1, 2]), out=L.tensor([[1]]).expand(2, 2)),
+    lambda L: L.pow(2.5, L.tensor([1.5]), out=L.zeros(1, dtype=L.float64).expand(3)),
+    lambda L: L.square(L.ones(2, 1), out=L.ones(1, 2).expand(3, 2)),
+], ids=["bool", "int", "positive exponent", "past int64", "out=", "sub's check",
+        "number base resizes out", "number base, float", "square"])
+def test_pows_meta_checks_come_before_the_iterators(program: Callable[[Any], Any]) -> None:
+    """pow's refusal of an integer to a negative power comes before TensorIterator's check of
+    an overlapping output (math fuzzer s37 case 1194); a number base's meta resizes out to
+    the exponent's shape first, so an expanded out is no overlap there."""
+    assert_as_torch(program)

@@ -65,11 +65,15 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
             _refuse_operands(fn, args, {**kwargs, "out": out})
         if differentiable:
             _refuse_grad(label, operands, (out,))
-        if label == "sub":  # torch's sub_check, before TensorIterator's casts
-            from .pointwise import no_bool  # (pointwise imports this module)
+        if label == "sub" or (label == "pow" and len(args) > 1 and isinstance(args[0], Tensor)):
+            from . import pointwise  # (pointwise imports this module)
 
-            no_bool(*args[:2])
-        if elementwise and label not in _OVERLAPPING_OUT and _operands_parsed(fn, args, kwargs):
+            # torch's sub_check, pow's meta check: before TensorIterator's of out
+            (pointwise.no_bool if label == "sub" else pointwise.check_int_power)(*args[:2])
+        number_base = label == "pow" and not isinstance(args[0], Tensor)  # (its meta resizes
+        # out to the exponent's shape before the iterator sees it)
+        if elementwise and label not in _OVERLAPPING_OUT and not number_base and \
+                _operands_parsed(fn, args, kwargs):
             check_iterator_out(out, operands)  # (TensorIterator's: before shapes, dtypes)
         if label in _COMPLEX_CAST_FIRST:
             _complex_into(args[:2], out)

@@ -48,6 +48,8 @@ def pow_(self: Tensor, exponent: Any) -> Tensor:
     tensor([8.])
     """
     pointwise.check_uint64_exponent(self, exponent)  # before _inplace wraps it
+    _args.unpack_int(exponent)  # (the parser's, then its meta check: before TensorIterator's)
+    pointwise.check_int_power(self, exponent)
     if isinstance(exponent, Tensor):  # the written shape before pow's dtype checks
         check_inplace_operands(self, exponent)
     return self._inplace(pointwise.pow, exponent)
