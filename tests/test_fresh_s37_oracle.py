@@ -403,3 +403,53 @@ def test_pows_meta_checks_come_before_the_iterators(program: Callable[[Any], Any
     an overlapping output (math fuzzer s37 case 1194); a number base's meta resizes out to
     the exponent's shape first, so an expanded out is no overlap there."""
     assert_as_torch(program)
+
+
+def _softmax_out(fn: str, x_grad: bool, out_grad: bool, size: int) -> Callable[[Any], Any]:
+    def program(L: Any) -> Any:
+        x = L.arange(4.).view(2, 2).requires_grad_(x_grad)
+        o = L.zeros(size).requires_grad_(out_grad)
+        r = getattr(L, fn)(x, 0, out=o)
+        return r, r.requires_grad, type(r.grad_fn).__name__, r is o
+    return program
+
+
+@pytest.mark.parametrize("fn", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("grads", [(True, False), (False, True), (False, False)])
+def test_softmax_out_records_torchs_not_implemented_derivative(fn: str, grads: tuple) -> None:
+    """torch leaves softmax's and log_softmax's out= derivative not implemented: an input
+    that requires grad gets a NotImplemented node, an out that does is refused in the aten
+    op's name (nn fuzzer s37 cases 439, 1392, 1730; before: refused either way, without
+    "aten::")."""
+    assert_as_torch(_softmax_out(fn, *grads, 4))
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.feature_dropout(L.ones(5, 2, 4), "0.5", "x"),
+    lambda L: L.feature_dropout(L.ones(5, 2, 4), None, "x"),
+    lambda L: L.dropout(L.ones(5, 2, 4), None, "x"),
+    lambda L: L.alpha_dropout(L.ones(5, 2, 4), 0.5, "x"),
+    lambda L: L.feature_alpha_dropout_(L.ones(5, 2, 4), "a", 1),
+], ids=["feature_dropout p str", "feature_dropout p None", "dropout", "train after p",
+        "in place"])
+def test_the_dropouts_parse_p_before_train(program: Callable[[Any], Any]) -> None:
+    """nn fuzzer s37 cases 1607, 2304."""
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("program", [
+    lambda L: L.nn.Embedding(1, 0, padding_idx=0)(L.zeros(0, dtype=L.long)),
+    lambda L: L.nn.Embedding(3, 0)(L.tensor([1, 2])),
+    lambda L: L.nn.Embedding(3, 0, scale_grad_by_freq=True)(L.tensor([[1, 2]])),
+    lambda L: L.nn.Embedding(3, 2, padding_idx=1)(L.tensor([[1, 2], [0, 1]])),
+], ids=["no index, no column", "no column", "no column, scaled", "padding"])
+def test_an_embedding_of_no_columns_has_a_gradient(program: Callable[[Any], Any]) -> None:
+    """Its backward reshaped the gradient to (-1, 0), which no size fills (nn fuzzer s37
+    case 2610)."""
+    def run(L: Any) -> Any:
+        L.manual_seed(0)
+        out = program(L)
+        (out * L.arange(out.numel(), dtype=out.dtype).view(out.shape)).sum().backward()
+        leaf = out.grad_fn.next_functions[0][0].variable
+        return out, leaf.grad
+    assert_as_torch(run)

@@ -595,8 +595,8 @@ def _vf_dropout(fn: str, input: Tensor, p: Any, training: Any, inplace: bool,
     parser's checks, then the mask."""
     fn += "_" if inplace else ""
     _args.tensor_args(fn, (input, "input", 1))
-    training = _args.flag(fn, training, "train", 3)
-    return _dropout(input, _args.real(fn, p, "p", 2), training, inplace, feature, alpha)
+    p = _args.real(fn, p, "p", 2)  # (the parser reads them in their order)
+    return _dropout(input, p, _args.flag(fn, training, "train", 3), inplace, feature, alpha)
 
 
 def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,

@@ -340,7 +340,8 @@ _VIEW_COPIES = tuple(f"{view}_copy" for view in (
 _DERIVATIVE_NOT_IMPLEMENTED = frozenset({
     *_VIEW_COPIES, "diag_embed",
     "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
-    "bitwise_right_shift", "gcd", "lcm", "floor_divide", "heaviside", "conj_physical"})
+    "bitwise_right_shift", "gcd", "lcm", "floor_divide", "heaviside", "conj_physical",
+    "softmax", "log_softmax"})
 
 
 def _check_out_dtype(name: str, input: Any, result: Tensor | None, out: Tensor) -> None:

@@ -56,7 +56,7 @@ class Embedding(Op):
                                       "embedding(..., sparse=True) is one; use sparse=False "
                                       "for the same values, dense")
         flat = indices.reshape(-1)
-        rows = g.reshape(-1, ctx.shape[1])
+        rows = g.reshape(flat.shape[0], ctx.shape[1])  # (not -1: rows of no columns)
         if ctx.padding_idx is not None:
             rows = where((flat == ctx.padding_idx).unsqueeze(1), 0.0, rows)
         if ctx.scale:
