@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._dtype import Uncreatable
-from .backend import contiguous_strides, preserve_format_strides, restrided, strided_zeros
+from .backend import contiguous_strides, preserve_format_strides, with_strides
 
 
 class layout(metaclass=Uncreatable):
@@ -59,9 +59,8 @@ def typed(fn: str, value: Any, optional: bool = True) -> None:
 
 
 def checked(fn: str, value: Any, ndim: int | None = None) -> memory_format:
-    """``value`` as a memory format (None: ``preserve_format``), refusing what minitorch does
-    not lay out; given the ``ndim`` of the tensor to lay out, torch's refusal of a
-    channels-last format of another rank comes first.
+    """``value`` as a memory format (None: ``preserve_format``); given the ``ndim`` of the
+    tensor to lay out, torch's refusal of a channels-last format of another rank.
 
     >>> checked("clone", channels_last, 2)
     Traceback (most recent call last):
@@ -70,13 +69,14 @@ def checked(fn: str, value: Any, ndim: int | None = None) -> memory_format:
     if value is None:
         return preserve_format
     typed(fn, value)
-    rank = {channels_last: 4, channels_last_3d: 5}.get(value)
+    rank = _RANKS.get(value)
     if rank is not None and ndim is not None and ndim != rank:
         raise RuntimeError(f"required rank {rank} tensor to use {str(value)[6:]} format")
     return value
 
 
 _CHANNELS_LAST_ORDER = {4: (1, 3, 2, 0), 5: (1, 4, 3, 2, 0)}
+_RANKS = {channels_last: 4, channels_last_3d: 5}  # the rank each channels-last format needs
 
 
 def dims_order(fn: str, value: Any, ndim: int) -> tuple | None:
@@ -84,11 +84,10 @@ def dims_order(fn: str, value: Any, ndim: int) -> tuple | None:
     channels_last (channels_last_3d) asks of an ``ndim``-d tensor, () where it cannot hold
     (another rank), None for plain row-major order (contiguous or preserve format)."""
     typed(fn, value, optional=False)
-    if value is channels_last:
-        return _CHANNELS_LAST_ORDER[4] if ndim == 4 else ()
-    if value is channels_last_3d:
-        return _CHANNELS_LAST_ORDER[5] if ndim == 5 else ()
-    return None
+    rank = _RANKS.get(value)
+    if rank is None:
+        return None
+    return _CHANNELS_LAST_ORDER[rank] if ndim == rank else ()
 
 
 def format_strides(value: memory_format, shape: tuple) -> tuple | None:
@@ -100,7 +99,7 @@ def format_strides(value: memory_format, shape: tuple) -> tuple | None:
     >>> format_strides(channels_last, (2, 3, 4, 5))
     (60, 1, 15, 3)
     """
-    rank = {channels_last: 4, channels_last_3d: 5}.get(value)
+    rank = _RANKS.get(value)
     if rank != len(shape):
         return None
     order = _CHANNELS_LAST_ORDER[rank]
@@ -161,12 +160,5 @@ def preserved_strides(fn: str, t: Any, value: Any) -> tuple | None:
 def laid_out(made: Any, strides: tuple | None) -> Any:
     """The new tensor ``made`` with its values in the layout of element ``strides`` (None:
     as it is), for the ``*_like`` factories under ``preserve_format``."""
-    if strides is None:
-        return made
-    if 0 in made.shape:  # (no elements: the strides alone, as torch keeps them)
-        made._data = restrided(made._data, strides)
-        return made
-    data = strided_zeros(made._xp, tuple(made.shape), strides, made._data.dtype)
-    data[...] = made._data
-    made._data = data
-    return made
+    made._data = with_strides(made._data, strides)  # (an empty one: its strides alone, as
+    return made  # torch keeps them)

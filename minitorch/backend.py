@@ -664,13 +664,22 @@ def copy_preserving_layout(xp: Any, array: Any, dtype: Any = None,
     (72, 24, 8)
     """
     out = xp.asarray(array, copy=True) if dtype is None else xp.astype(array, dtype)
-    wanted = preserve_format_strides(array) if strides is None else strides
-    if wanted is None or element_strides(out) == wanted:
-        return out
+    return with_strides(out, preserve_format_strides(array) if strides is None else strides)
+
+
+def with_strides(array: Any, strides: tuple | None) -> Any:
+    """``array``'s values laid out with element ``strides``: itself where it has them
+    already (or ``strides`` is None, or its library has no strides), an empty one restrided.
+
+    >>> with_strides(np.zeros((2, 3)), (1, 2)).strides
+    (8, 16)
+    """
+    if strides is None or element_strides(array) in (None, strides):
+        return array
     if not array.size:
-        return restrided(out, wanted)
-    laid = strided_zeros(xp, array.shape, wanted, out.dtype)
-    laid[...] = out
+        return restrided(array, strides)
+    laid = strided_zeros(namespace(array), array.shape, strides, array.dtype)
+    laid[...] = array
     return laid
 
 
@@ -892,12 +901,8 @@ def torch_layout(result: Any, *operands: Any) -> Any:
     arrays = [a for a in operands if hasattr(a, "flags")]
     if all(a.flags.c_contiguous for a in arrays):
         return result
-    strides = dense_strides(result.shape, *(_broadcast_strides(a, result.shape) for a in arrays))
-    if strides == element_strides(result):
-        return result
-    laid = strided_zeros(namespace(result), result.shape, strides, result.dtype)
-    laid[...] = result
-    return laid
+    return with_strides(result, dense_strides(
+        result.shape, *(_broadcast_strides(a, result.shape) for a in arrays)))
 
 
 def c_order(array: Any) -> Any:
@@ -924,11 +929,7 @@ def dense_layout(result: Any, like: Any) -> Any:
         return result
     if not like.size or not is_dense(like.shape, strides):
         return c_order(result)
-    if element_strides(result) == strides:
-        return result
-    laid = strided_zeros(namespace(result), result.shape, strides, result.dtype)
-    laid[...] = result
-    return laid
+    return with_strides(result, strides)
 
 def column_major(array: Any) -> Any:
     """``array``'s matrices (its last two dims) stored column by column, one after another:

@@ -30,14 +30,7 @@ def torch_index_layout(result: Any, source: Any, key: tuple) -> Any:
     operands = _operands(source, key, result.shape)
     if operands is None:
         return result
-    strides = _output_strides(result.shape, operands)
-    if strides == backend.element_strides(result):
-        return result
-    if not result.size:
-        return backend.restrided(result, strides)
-    laid = backend.strided_zeros(backend.namespace(result), result.shape, strides, result.dtype)
-    laid[...] = result
-    return laid
+    return backend.with_strides(result, _output_strides(result.shape, operands))
 
 
 def _output_strides(shape: tuple, operands: list) -> tuple:
