@@ -822,11 +822,10 @@ def resize_(self: Tensor, *sizes: Any, memory_format: Any = None) -> Tensor:
         raise RuntimeError("cannot resize variables that require grad")
     if memory_format is not None and given is _layout.preserve_format:
         raise RuntimeError("Unsupported memory formatPreserve")
-    if shape != tuple(self.shape):  # (else torch leaves its strides, and does not count it)
+    changes = shape != tuple(self.shape)  # (the same shape: torch leaves its strides, unless
+    if changes or memory_format is not None:  # a format sets them anew, and does not count it)
         resize_storage(self, shape)
-        self._version_counter.value += 1
-    elif memory_format is not None:  # its strides are set anew over the same memory
-        resize_storage(self, shape)
+    self._version_counter.value += changes
     if (strides := _layout.format_strides(given, shape)) is not None:
         self._data = backend.restrided(self._data, strides)
     return self

@@ -466,13 +466,10 @@ class Tensor(metaclass=_TensorType):
         >>> minitorch.ones(2, 3).t().contiguous().view(-1).shape
         torch.Size([6])
         """
-        given = _layout.checked("contiguous", memory_format, self.ndim)
-        if memory_format is None:
-            given = _layout.contiguous_format
-        in_place = self.is_contiguous(memory_format=_layout.contiguous_format if given is
-                                      _layout.preserve_format else given)
-        if in_place:  # (before torch's refusal of preserve_format)
-            return self
+        given = _layout.contiguous_format if memory_format is None else \
+            _layout.checked("contiguous", memory_format, self.ndim)
+        if self.is_contiguous(memory_format=given):  # (preserve's: row-major, before torch's
+            return self  # refusal of it)
         if given is _layout.preserve_format:
             raise RuntimeError("preserve memory format is unsupported by the contiguous "
                                "operator")

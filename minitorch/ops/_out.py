@@ -65,11 +65,10 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
             _refuse_operands(fn, args, {**kwargs, "out": out})
         if differentiable:
             _refuse_grad(label, operands, (out,))
-        if label == "sub" or (label == "pow" and len(args) > 1 and isinstance(args[0], Tensor)):
-            from . import pointwise  # (pointwise imports this module)
+        if label in ("sub", "pow") and len(args) > 1:  # torch's sub_check, pow's meta check:
+            from . import pointwise  # before TensorIterator's of out (pointwise imports this)
 
-            # torch's sub_check, pow's meta check: before TensorIterator's of out
-            (pointwise.no_bool if label == "sub" else pointwise.check_int_power)(*args[:2])
+            getattr(pointwise, _META_CHECKS[label])(*args[:2])
         number_base = label == "pow" and not isinstance(args[0], Tensor)  # (its meta resizes
         # out to the exponent's shape before the iterator sees it)
         if elementwise and label not in _OVERLAPPING_OUT and not number_base and \
@@ -90,6 +89,9 @@ def takes_out(fn: Callable, name: str | None = None, elementwise: bool = False,
 
     return out_last(with_out, fn)
 
+
+# the checks of an op's meta function that come before TensorIterator's checks of out
+_META_CHECKS = {"sub": "no_bool", "pow": "check_int_power"}
 
 # elementwise ops with out= that declare no signatures but take a number operand
 _NUMBER_OPERANDS = frozenset({"polygamma", "float_power"})
@@ -587,15 +589,8 @@ def _identity(name: str, dtype: D.dtype) -> Any:
         return name == "amin"
     if dtype.is_floating_point:
         return math.inf if name == "amin" else -math.inf
-    info = _args_iinfo(dtype)
+    info = D.iinfo(dtype)
     return info.max if name == "amin" else info.min
-
-
-def _args_iinfo(dtype: D.dtype) -> Any:
-    """``minitorch.iinfo`` of an integer dtype (imported late: the package imports this)."""
-    import minitorch
-
-    return minitorch.iinfo(dtype)
 
 
 def _dims_given(args: tuple, kwargs: dict) -> tuple:
