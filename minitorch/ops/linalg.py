@@ -21,9 +21,12 @@ from ._out import takes_out
 from .shape import Clone, UnsafeView
 
 
-def _same_dtype(a: Tensor, b: Tensor, kernel: str) -> None:
-    """Both operands on one device, of one dtype that ``kernel`` has (not bool, as torch)."""
+def _same_dtype(a: Tensor, b: Tensor, kernel: str, runs: bool = True) -> None:
+    """Both operands on one device, of one dtype that ``kernel`` has (not bool, as torch):
+    the kernel's own checks only where it ``runs`` (see :func:`unrun_product`)."""
     check_same_device(a, b)
+    if kernel == "bmm" and not runs:  # all of bmm's dtype checks are its kernel's
+        return
     if kernel == "bmm" and a.dtype.name == "bool":  # bmm's kernel is chosen by a's dtype
         raise _args.not_implemented(kernel, a.dtype)
     if a.dtype is not b.dtype and kernel in ("dot", "addmv_impl_cpu", "bmm"):
@@ -34,8 +37,45 @@ def _same_dtype(a: Tensor, b: Tensor, kernel: str) -> None:
                               f"{x}, and {y}",
             "bmm": f"expected scalar type {x} but found {y}"}[kernel])
     _same_dtype_on_one_device(a, b)
-    if a.dtype.name == "bool":
+    if a.dtype.name == "bool" and runs:
         raise _args.not_implemented(kernel, a.dtype)
+
+
+def unrun_product(like: Tensor, shape: tuple, terms: int, dtype: Any, bias: Tensor | None = None,
+                  beta: Any = 0) -> Any:
+    """The result torch's CPU matrix products (``mm``, ``addmm``, ``bmm``, ``baddbmm``, ...)
+    give without running their kernel, else None. Without it, no dtype is checked against
+    the kernels (bool ones too), and ``alpha`` and ``beta`` are not read as the result's
+    type: an empty result comes back as it is, and a product of no ``terms`` as
+    :func:`scaled_bias` (zeros without a ``bias``).
+
+    >>> import minitorch
+    >>> a = minitorch.zeros(2, 0, dtype=minitorch.bool)
+    >>> unrun_product(a, (2, 3), 0, minitorch.bool)
+    array([[False, False, False],
+           [False, False, False]])
+    """
+    if 0 in shape:
+        return like.new_empty(shape, dtype=dtype)._data
+    return None if terms else scaled_bias(like, shape, dtype, bias, beta)
+
+
+def scaled_bias(like: Tensor, shape: tuple, dtype: Any, bias: Tensor | None, beta: Any) -> Any:
+    """``beta * bias`` broadcast to ``shape``, as torch's matrix products write a product of
+    no terms: zeros where ``beta`` is 0 (the bias's nans left out), else the bias copied into
+    the result's ``dtype`` and then ``mul_(beta)``, with its rules (a complex ``beta`` of a
+    real result refused, a float one of an integer result, an int one wrapping around).
+
+    >>> import minitorch
+    >>> b = minitorch.tensor([1, 2], dtype=minitorch.int8)
+    >>> scaled_bias(b, (2, 2), minitorch.int8, b, 200)
+    array([[ -56, -112],
+           [ -56, -112]], dtype=int8)
+    """
+    if bias is None or beta == 0:
+        return like.new_zeros(shape, dtype=dtype)._data
+    out = bias.detach().expand(shape).to(dtype, copy=True)
+    return out.mul_(beta)._data
 
 
 def _same_dtype_on_one_device(a: Tensor, b: Tensor) -> None:
@@ -77,12 +117,13 @@ class Mm(Op):
                 f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
                 f"{b.shape[0]}x{b.shape[1]})"
             )
-        _same_dtype(a, b, "addmm_impl_cpu_")
+        done = unrun_product(a, (a.shape[0], b.shape[1]), a.shape[1], a.dtype)
+        _same_dtype(a, b, "addmm_impl_cpu_", runs=done is None)
         need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(b if need_a else None, a if need_b else None)
         ctx.column_major = _column_major(a._data), _column_major(b._data)
         _keep_layouts(ctx, a, b, need_a, need_b)
-        return wrap(product(a._data, b._data))
+        return wrap(product(a._data, b._data) if done is None else done)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -112,8 +153,11 @@ class Mv(Op):
                 f"size mismatch, got input ({m.shape[0]}), mat ({m.shape[0]}x{m.shape[1]}), "
                 f"vec ({v.shape[0]})"
             )
-        _same_dtype(m, v, "addmv_impl_cpu")
+        done = unrun_product(m, m.shape[:1], m.shape[1], m.dtype)
+        _same_dtype(m, v, "addmv_impl_cpu", runs=done is None)
         ctx.save_for_backward(m, v)
+        if done is not None:
+            return wrap(done)
         out = _mkl.gemv_product(m._data, v._data)
         return wrap(out if out is not None else m._xp.matmul(m._data, v._data))
 
@@ -167,9 +211,11 @@ class Bmm(Op):
                 f"Expected size for first two dimensions of batch2 tensor to be: "
                 f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}]."
             )
-        _same_dtype(a, b, "bmm")
+        # (torch's result takes batch2's dtype, which its kernel checks where it runs)
+        done = unrun_product(a, (a.shape[0], a.shape[1], b.shape[2]), a.shape[2], b.dtype)
+        _same_dtype(a, b, "bmm", runs=done is None)
         ctx.save_for_backward(b, a)
-        return wrap(batched_product(a._data, b._data))
+        return wrap(batched_product(a._data, b._data) if done is None else done)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -177,19 +223,19 @@ class Bmm(Op):
         return g.bmm(b.transpose(1, 2)), a.transpose(1, 2).bmm(g)
 
 
-def beta_times_bias(xp: Any, bias: Any, shape: tuple, beta: Any) -> Any:
-    """The result of a product of an empty contraction (no term to add up) as torch's BLAS
-    path gives it: ``bias`` broadcast to ``shape`` times ``beta`` (zeros for 0), so a
-    ``-0.0`` in ``bias`` stays (numpy's ``bias + 0`` would make it ``+0.0``).
+def scaled_grad(g: Tensor, scale: Any) -> Tensor:
+    """``g * scale``, a gradient through a product's ``alpha`` or ``beta``. A complex one,
+    left unread where the kernel did not run (:func:`unrun_product`), makes a complex
+    gradient for a real input, which torch's engine refuses.
 
-    >>> import numpy as np
-    >>> beta_times_bias(np, np.array([-0.0]), (2,), 1)
-    array([-0., -0.])
+    >>> import minitorch
+    >>> scaled_grad(minitorch.ones(1), 2)
+    tensor([2.])
     """
-    if beta == 0:
-        return xp.zeros(shape, dtype=bias.dtype)
-    out = xp.asarray(xp.broadcast_to(bias, shape), copy=True)
-    return out if beta == 1 else xp.astype(out * beta, bias.dtype)
+    if isinstance(scale, complex):
+        raise RuntimeError(_args.check_failed(
+            "isFloatingType(grad.scalar_type()) || (input_is_complex == grad_is_complex)"))
+    return g if scale == 1 else g * scale
 
 
 class Addmm(Op):
@@ -207,17 +253,19 @@ class Addmm(Op):
         n, m = _product_shape(a, b)
         # torch's error if the bias does not fit
         expanded_shape(bias._data.shape, (n, m), _args.type_string(bias.dtype))
-        if a.dtype.name == "bool":
-            raise _args.not_implemented("addmm_impl_cpu_", a.dtype)
         ctx.scales = beta, alpha  # as given, as torch's node shows them
-        beta, alpha = (_args.kernel_scalar(v, bias.dtype, opmath=True) for v in (beta, alpha))
+        done = unrun_product(a, (n, m), a.shape[1], a.dtype, bias, beta)
+        if done is None:
+            if a.dtype.name == "bool":
+                raise _args.not_implemented("addmm_impl_cpu_", a.dtype)
+            beta, alpha = (_args.kernel_scalar(v, bias.dtype, opmath=True) for v in (beta, alpha))
         _, need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
         _keep_layouts(ctx, a, b, need_a, need_b)
         ctx.bias_shape, ctx.beta, ctx.alpha = bias._data.shape, beta, alpha
         ctx.column_major = _column_major(a._data), _column_major(b._data)
-        if not a.shape[1]:  # nothing to add up
-            return wrap(beta_times_bias(a._xp, bias._data, (n, m), beta))
+        if done is not None:
+            return wrap(done)
         out = _mkl.gemm_product(a._data, b._data, bias._data, beta, alpha)
         if out is None:  # float16 in float32, rounded once (the bias added before)
             out = half_via_float(lambda xp, *arrays: _addmm(xp, *arrays, beta, alpha),
@@ -227,10 +275,9 @@ class Addmm(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         a, b = ctx.saved_tensors
-        need_bias = ctx.needs_input_grad[0]
-        g_mm = g if ctx.alpha == 1 else g * ctx.alpha
-        g_bias = g if ctx.beta == 1 else g * ctx.beta
-        return (sum_to(g_bias, ctx.bias_shape) if need_bias else None,
+        need_bias, need_a, need_b = ctx.needs_input_grad
+        g_mm = scaled_grad(g, ctx.alpha) if need_a or need_b else g
+        return (sum_to(scaled_grad(g, ctx.beta), ctx.bias_shape) if need_bias else None,
                 *_mm_grad_tensors(a, b, g_mm, ctx.column_major))
 
     @staticmethod

@@ -15,11 +15,11 @@ import inspect
 from typing import Any
 
 from .. import _args, _call_form
-from .._tensor import Tensor, broadcast_shapes, check_inplace_allowed, expanded_shape
+from .._tensor import Tensor, check_inplace_allowed, expanded_shape
 from ..autograd import grad_mode
 from ._base import Op, kept, sum_to, wrap
 from ._out import warn_resized
-from .linalg import batched_product, beta_times_bias, with_out_dtype
+from .linalg import batched_product, scaled_bias, scaled_grad, unrun_product, with_out_dtype
 
 __all__ = [
     "METHODS",
@@ -53,11 +53,11 @@ class _Scaled(Op):
     dtype (float16 as float where ``opmath``, as torch's batched kernels): what that dtype
     cannot hold is refused, a float truncated for an integer result. Where ``blas`` (a
     kernel calling BLAS's gemv or gemm for float32 and float64), an ``alpha`` of 0 leaves the
-    product out, its nans too."""
+    product out, its nans too. Where the kernel does not run (``unrun``), neither its dtype
+    checks (``kernel_checks``) nor its reading of the scales happen."""
 
     opmath = False
     blas = False
-    contracts = False  # a product adding up terms (along a's last dim, addbmm's batch too)
     # torch's node shows beta and alpha as given; each operand is saved for the other's
     # gradient only
     saved_values = {"alpha": kept("scales", lambda scales: scales[1]),
@@ -67,20 +67,31 @@ class _Scaled(Op):
     def forward(cls, ctx: Any, bias: Tensor, a: Tensor, b: Tensor, *, beta: Any,
                 alpha: Any) -> Tensor:
         ctx.scales = beta, alpha
-        beta, alpha = (_args.kernel_scalar(v, bias.dtype, cls.opmath) for v in (beta, alpha))
+        done = cls.unrun(bias, a, b, beta)
+        if done is None:
+            beta, alpha = cls.kernel_read(bias, a, b, beta, alpha)
         ctx.bias_shape, ctx.beta, ctx.alpha = tuple(bias.shape), beta, alpha
         ctx.shapes = a.shape, b.shape
         _, need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
-        return wrap(cls.combined(bias, a, b, beta, alpha))
+        return wrap(cls.combined(bias, a, b, beta, alpha) if done is None else done)
+
+    @classmethod
+    def unrun(cls, bias: Tensor, a: Tensor, b: Tensor, beta: Any) -> Any:
+        """The result where torch's kernel does not run (see :func:`unrun_product`), else
+        None."""
+        return None
+
+    @classmethod
+    def kernel_read(cls, bias: Tensor, a: Tensor, b: Tensor, beta: Any, alpha: Any) -> tuple:
+        """``beta`` and ``alpha`` as the kernel reads them, where it runs (after its refusal
+        of a dtype it lacks, in a subclass)."""
+        return tuple(_args.kernel_scalar(v, bias.dtype, cls.opmath) for v in (beta, alpha))
 
     @classmethod
     def combined(cls, bias: Tensor, a: Tensor, b: Tensor, beta: Any, alpha: Any) -> Any:
         """The forward's array: ``beta * bias + alpha * product(a, b)``."""
         xp = a._xp
-        if cls.contracts and not (a.shape[-1] and a.shape[0]):  # nothing to add up
-            shape = broadcast_shapes(tuple(bias.shape), cls.product(xp, a, b).shape)
-            return beta_times_bias(xp, bias._data, shape, beta)
         gemm = cls.blas and bias.dtype.is_floating_point and bias.dtype.itemsize >= 4
         kept = None if gemm and alpha == 0 else alpha
         return _scaled_sum(xp, bias._data, cls.product(xp, a, b), beta, kept)
@@ -89,9 +100,8 @@ class _Scaled(Op):
     def backward(cls, ctx: Any, g: Tensor) -> tuple:
         a, b = ctx.saved_tensors
         need_bias, need_a, need_b = ctx.needs_input_grad
-        grad_bias = sum_to(g if ctx.beta == 1 else g * ctx.beta, ctx.bias_shape) \
-            if need_bias else None
-        scaled = [None if not need else grad() if ctx.alpha == 1 else grad() * ctx.alpha
+        grad_bias = sum_to(scaled_grad(g, ctx.beta), ctx.bias_shape) if need_bias else None
+        scaled = [scaled_grad(grad(), ctx.alpha) if need else None
                   for need, grad in zip((need_a, need_b), cls.grads(g, a, b))]
         return (grad_bias, *scaled)
 
@@ -138,12 +148,16 @@ class Addmv(_Scaled):
         return xp.matmul(m._data, v._data)
 
     @classmethod
-    def combined(cls, bias: Tensor, m: Tensor, v: Tensor, beta: Any, alpha: Any) -> Any:
-        """torch's kernel takes a short cut for an empty matrix: unless ``beta`` is 0, the
-        result is ``beta * input`` in the input's own shape (not broadcast to the rows),
-        the result it had made resized to it (:func:`addmv` warns)."""
-        if m.numel() or beta == 0:
-            return super().combined(bias, m, v, beta, alpha)
+    def unrun(cls, bias: Tensor, m: Tensor, v: Tensor, beta: Any) -> Any:
+        """torch's short cut for an empty matrix (``alpha`` left unread): zeros where
+        ``beta`` is 0, else ``beta`` read as the input's dtype times the input in its own
+        shape (not broadcast to the rows: the result it had made resized to it,
+        :func:`addmv` warns)."""
+        if m.numel():
+            return None
+        beta = _args.kernel_scalar(beta, bias.dtype)
+        if beta == 0:
+            return m.new_zeros(m.shape[:1])._data
         return bias._xp.asarray(bias._data if beta == 1 else bias._data * beta, copy=True)
 
     @staticmethod
@@ -158,10 +172,28 @@ class Addbmm(_Scaled):
                     "batch1_sym_argsize_0": kept("shapes", lambda shapes: shapes[0][0]),
                     "batch1_sym_argsize_1": kept("shapes", lambda shapes: shapes[0][1]),
                     "batch2_sym_argsize_2": kept("shapes", lambda shapes: shapes[1][2])}
-    contracts = True
     _profile_name = "aten::addbmm"
     blas = True
     opmath = True
+
+    @classmethod
+    def unrun(cls, bias: Tensor, b1: Tensor, b2: Tensor, beta: Any) -> Any:
+        """With no batches torch scales its input (broadcast to the result, empty or not) by
+        ``beta``; with some, each batch's ``addmm_`` takes its short cuts, the later ones
+        scaling by an int 1 (which a bool result refuses)."""
+        shape = (b1.shape[1], b2.shape[2])
+        if not b1.shape[0]:
+            return scaled_bias(b1, shape, b1.dtype, bias, beta)
+        done = unrun_product(b1, shape, b1.shape[2], b1.dtype, bias, beta)
+        if done is not None and b1.shape[0] > 1 and 0 not in shape:
+            return scaled_bias(b1, shape, b1.dtype, wrap(done), 1)
+        return done
+
+    @classmethod
+    def kernel_read(cls, bias: Tensor, a: Tensor, b: Tensor, beta: Any, alpha: Any) -> tuple:
+        if bias.dtype.name == "bool":
+            raise _args.not_implemented("addmm_impl_cpu_", bias.dtype)
+        return super().kernel_read(bias, a, b, beta, alpha)
 
     @staticmethod
     def product(xp: Any, b1: Tensor, b2: Tensor) -> Any:
@@ -183,9 +215,25 @@ class Addbmm(_Scaled):
 class Baddbmm(_Scaled):
     node_name = "BaddbmmBackward0"
     saved_names = ("batch1", "batch2")
-    contracts = True
     _profile_name = "aten::baddbmm"
     opmath = True
+
+    @classmethod
+    def unrun(cls, bias: Tensor, b1: Tensor, b2: Tensor, beta: Any) -> Any:
+        """torch's short cuts (the result in batch2's dtype, which only the kernel checks)."""
+        return unrun_product(b1, (b1.shape[0], b1.shape[1], b2.shape[2]), b1.shape[2],
+                             b2.dtype, bias, beta)
+
+    @classmethod
+    def kernel_read(cls, bias: Tensor, a: Tensor, b: Tensor, beta: Any, alpha: Any) -> tuple:
+        """The kernel's dtype (none for bool), its scales, then batch2's dtype against it."""
+        if bias.dtype.name == "bool":
+            raise _args.not_implemented("baddbmm", bias.dtype)
+        scales = super().kernel_read(bias, a, b, beta, alpha)
+        if b.dtype is not bias.dtype:
+            raise RuntimeError(f"expected scalar type {_args.legacy(bias.dtype)} but found "
+                               f"{_args.legacy(b.dtype)}")
+        return scales
 
     @staticmethod
     def product(xp: Any, b1: Tensor, b2: Tensor) -> Any:
@@ -349,7 +397,10 @@ def _batches_checked(fn: str, input: Any, batch1: Any, batch2: Any, beta: Any,
                                f"[{batch1.shape[0]}, {batch1.shape[2]}] but got: "
                                f"[{batch2.shape[0]}, {batch2.shape[1]}].")
         shape = (batch1.shape[0], batch1.shape[1], batch2.shape[2])
-    (_addbmm_dtypes if fn.startswith("addbmm") else _baddbmm_dtypes)(fn, input, batch1, batch2)
+    if not fn.startswith("addbmm"):
+        _baddbmm_dtypes(fn, input, batch1, batch2)
+    elif batch1.shape[0]:  # (each batch's addmm_ checks them: no batch, no check)
+        _addbmm_dtypes(input, batch1, batch2)
     # (torch's addbmm_ writes its input as an out= tensor: no in-place size check)
     if fn.startswith("addbmm"):
         _fits(input, shape)
@@ -359,8 +410,8 @@ def _batches_checked(fn: str, input: Any, batch1: Any, batch2: Any, beta: Any,
 
 
 def _baddbmm_dtypes(fn: str, input: Tensor, batch1: Tensor, batch2: Tensor) -> None:
-    """torch's checks of baddbmm's dtypes: the input's and batch1's first, then batch2's
-    (which gives the result's), then the kernel's (none for bool)."""
+    """torch's checks of baddbmm's dtypes before its kernel: the input's and batch1's, then
+    an in-place input's against batch2's (which gives the result's)."""
     if input.dtype is not batch1.dtype:
         raise RuntimeError(f"Input dtypes must be the same, got: input {_args.c_name(input.dtype)}"
                            f", batch1: {_args.c_name(batch1.dtype)}, batch2: "
@@ -368,23 +419,16 @@ def _baddbmm_dtypes(fn: str, input: Tensor, batch1: Tensor, batch2: Tensor) -> N
     if batch2.dtype is not input.dtype and fn.endswith("_"):
         raise RuntimeError(f"Bad in-place call: input tensor dtype {_args.c_name(input.dtype)} "
                            f"and output tensor dtype {_args.c_name(batch2.dtype)} should match")
-    if input.dtype.name == "bool":
-        raise _args.not_implemented("baddbmm", input.dtype)
-    if batch2.dtype is not input.dtype:
-        raise RuntimeError(f"expected scalar type {_args.legacy(input.dtype)} but found "
-                           f"{_args.legacy(batch2.dtype)}")
 
 
-def _addbmm_dtypes(fn: str, input: Tensor, batch1: Tensor, batch2: Tensor) -> None:
-    """torch's checks of addbmm's dtypes (its addmm's): the input's and batch2's, batch1's
-    and batch2's, then the kernel's (none for bool)."""
+def _addbmm_dtypes(input: Tensor, batch1: Tensor, batch2: Tensor) -> None:
+    """torch's checks of addbmm's dtypes (its addmm's): the input's and batch2's, then
+    batch1's and batch2's."""
     for (first, a), (second, b) in ((("self", input), ("mat2", batch2)),
                                     (("mat1", batch1), ("mat2", batch2))):
         if a.dtype is not b.dtype:
             raise RuntimeError(f"{first} and {second} must have the same dtype, but got "
                                f"{_args.legacy(a.dtype)} and {_args.legacy(b.dtype)}")
-    if input.dtype.name == "bool":
-        raise _args.not_implemented("addmm_impl_cpu_", input.dtype)
 
 
 @_call_form.overloads(_scaled("Tensor input, Tensor batch1, Tensor batch2"), hidden=True)
