@@ -41,7 +41,7 @@ from .._sleef import expf as sleef_expf
 from .._sleef import log1pf as sleef_log1pf
 from .._sleef import logf as sleef_logf
 from .._sleef import powf as sleef_powf
-from ..backend import cpu_math, half_via_float
+from ..backend import cpu_math, half_via_float, namespace
 from ._cascade_sum import _in_order, _thread_ranges, get_num_threads, torch_sum
 from ._fused import cpu_features, fuses, multiply_add
 
@@ -163,6 +163,19 @@ def by_vector_loop(a: np.ndarray, vector: Any, scalar: Any,
         out[~vectorised] = scalar(values[~vectorised])
     shaped = out.reshape([a.shape[d] for d in order])
     return np.transpose(shaped, np.argsort(order))
+
+
+def vector_mask(a: Any) -> Any:
+    """Where torch's element-wise loop over ``a`` runs vectors (:func:`by_vector_loop`), as a
+    bool array of ``a``'s shape; nowhere outside numpy (a GPU kernel goes value by value).
+
+    >>> int(vector_mask(np.zeros(40, np.float32)).sum())
+    32
+    """
+    if type(a) is not np.ndarray:
+        xp = namespace(a)
+        return xp.zeros(a.shape, dtype=xp.bool)
+    return by_vector_loop(a, np.ones_like, np.zeros_like).astype(bool)
 
 
 def _loop_order(a: np.ndarray) -> tuple[list[int], int]:
@@ -309,17 +322,23 @@ def torch_log_softmax(xp: Any, a: Any, dim: int) -> Any:
 
 
 def half_softmax(xp: Any, a: Any, dim: int) -> Any:
-    """softmax of a float16 ``a``: along a dim other than the last, torch's kernel keeps each
-    exp in float16 and divides it by the float32 sum of the unrounded exps.
+    """softmax of a float16 ``a``: along a dim other than the last, torch's kernel divides
+    each exp by the float32 sum of the unrounded exps, in float32 where its vectors (of
+    float16's lanes, twice float32's) take them, else after keeping the exp in float16.
 
     >>> half_softmax(np, np.float16([[0.0], [1.0]]), 0).ravel().tolist()
     [0.26904296875, 0.73095703125]
     """
     if not _ours(a, np.float16) or _last(a, dim):
         return half_via_float(torch_softmax, xp, a, dim)
-    e = np.exp(_minus_max(xp, a.astype(np.float32), dim))
-    total = e.sum(dim, keepdims=True)
-    return (e.astype(np.float16).astype(np.float32) / total).astype(np.float16)
+    z = _minus_max(xp, a.astype(np.float32), dim)
+    dim %= z.ndim
+    vectors = _softmax_vectors(math.prod(z.shape[:dim]), z.shape[dim],
+                               math.prod(z.shape[dim + 1:]), 2 * lanes())
+    e = _exp_by_kernel(z, dim, lambda *_: vectors)
+    kept = np.where(vectors, e.reshape(vectors.shape[0], -1, vectors.shape[2]),
+                    e.astype(np.float16).reshape(vectors.shape[0], -1, vectors.shape[2]))
+    return (kept.reshape(z.shape) / _in_turn_sum(e, dim)).astype(np.float16)
 
 
 def half_log_softmax(xp: Any, a: Any, dim: int) -> Any:
@@ -370,16 +389,18 @@ def _chunk_vectors(outer: int, size: int, inner: int) -> np.ndarray:
     return _covered(j, start, np.minimum(start + chunk, inner)).reshape(1, 1, inner)
 
 
-def _softmax_vectors(outer: int, size: int, inner: int) -> np.ndarray:
-    """softmax's kernel (``_vec_softmax``) runs vectors over the (outer, inner) positions
-    split evenly between all its threads (at::parallel_for with grain 0): each thread's
-    vectors restart at the start of its range and at each outer index."""
+def _softmax_vectors(outer: int, size: int, inner: int, width: int = 0) -> np.ndarray:
+    """softmax's kernel (``_vec_softmax``) runs vectors (of ``width`` lanes, float32's by
+    default) over the (outer, inner) positions split evenly between all its threads
+    (at::parallel_for with grain 0): each thread's vectors restart at the start of its
+    range and at each outer index."""
     p = np.arange(outer * inner)
     vector = np.zeros(p.shape, bool)
     for begin, end in _thread_ranges(p.size, 1, get_num_threads()):
         q = p[begin:end]
         row = q - q % inner
-        vector[begin:end] = _covered(q, np.maximum(row, begin), np.minimum(row + inner, end))
+        vector[begin:end] = _covered(q, np.maximum(row, begin), np.minimum(row + inner, end),
+                                     width)
     return vector.reshape(outer, 1, inner)
 
 

@@ -23,6 +23,7 @@ from .._tensor import Tensor
 from ..autograd import grad_mode
 from ..backend import cpu_math, half_via_float
 from ._base import Op, example, public_unary, wrap
+from ._softmax_order import vector_mask
 from .pointwise import _ParametrizedUnary, _unary, where
 from .unary_more import _erf_small, _erfc_large, torch_erf
 
@@ -284,8 +285,11 @@ class Logit(_ParametrizedUnary):
         outside = 0.0 if eps is not None else math.nan
         inside = g / (x * (1.0 - x))
         if not grad_mode.is_grad_enabled():  # torch's kernel (its composite formula under
-            inside = where((x == 0) | (x == 1), g * math.inf, inside)  # create_graph): g * inf
-        return where((x >= low) & (x <= high), inside, outside)  # at 0 and 1, whatever 0's sign
+            # create_graph): its vectors divide, its values one by one give g * inf at 0 and
+            # 1, whatever 0's sign
+            one_by_one = Tensor._make(~vector_mask(x._data))
+            inside = where(((x == 0) | (x == 1)) & one_by_one, g * math.inf, inside)
+        return where((x >= low) & (x <= high), inside, outside)
 
 
 def _logit_bounds(xp: Any, eps: float, dtype: Any) -> tuple[float, float]:
