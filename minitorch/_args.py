@@ -159,6 +159,7 @@ _INT64_PARAMETERS = frozenset(("offset", "chunks", "bins", "num_classes", "decim
                                "source", "destination", "p", "steps"))
 # int64 parameters whose name is a SymInt elsewhere (eye's ``n``, an fft's ``n``)
 _INT64_OF = frozenset((("diff", "n"), ("polygamma", "n"), ("polygamma_", "n"),
+                       ("hsplit", "sections"), ("vsplit", "sections"), ("dsplit", "sections"),
                        ("diag", "diagonal"), ("rot90", "k")))
 
 
@@ -341,20 +342,6 @@ def lone_int(value: Any, symint: bool = False, listed: bool = True) -> int | Non
     if n is not None and not INT64_MIN <= n <= INT64_MAX:
         raise ValueError("Overflow when unpacking long long")
     return n
-
-
-def int_overload_first(value: Any) -> Any:
-    """A dim of an op whose ``int dim`` overload torch's parser tries before its ``tuple of
-    ints dim`` one (``squeeze``, ``count_nonzero``): a 0-d integer numpy array is that int
-    (the int overload reads it by ``__index__``); anything else as it is.
-
-    >>> import numpy as np
-    >>> int_overload_first(np.array(1)), int_overload_first((0, 1))
-    (1, (0, 1))
-    """
-    if type(value).__name__ == "ndarray" and value.shape == () and as_int(value) is not None:
-        return as_int(value)
-    return value
 
 
 def array_list(value: Any, symint: bool = False) -> None:

@@ -77,7 +77,7 @@ def entry(fn: Callable, name: str, method: bool) -> Callable:
         (parameters, var_values, self_keywords, positional, required_all, required, out_stray,
          numpy_names, positional_only) = learned
         written = args  # (torch's messages list the arguments as the caller wrote them)
-        if varargs and len(args) > 2:
+        if varargs and len(args) >= 2:
             args = _packed_ints(args)
         if alone in kwargs and len(args) > 1:  # no overload takes it with positional options
             raise TypeError(_alone_refusal(name, args[1:] if method else args, kwargs,
@@ -332,10 +332,19 @@ def int_varargs(fn: Callable) -> Callable:
 
 def _packed_ints(args: tuple) -> tuple:
     """A method call's ``(self, d0, d1, ...)`` as ``(self, (d0, d1, ...))`` when ``d0`` is
-    an int as torch's parser reads one (a bool is not), else as it is."""
-    from ._args import as_int
+    an int as torch's parser reads one (a bool is not); ``(self, d0)`` too where ``d0`` is
+    not the int that the int overload tried first takes (a 0-d numpy array, a one-element
+    tensor that is not 0-d, a bool tensor) but an index; else as it is.
 
-    return (args[0], args[1:]) if as_int(args[1]) is not None else args
+    >>> import numpy as np
+    >>> _packed_ints((None, np.array(1))), _packed_ints((None, 1)), _packed_ints((None, 1, 2))
+    ((None, (array(1),)), (None, 1), (None, (1, 2)))
+    """
+    from ._args import as_int, as_param_int
+
+    if as_int(args[1]) is None or (len(args) == 2 and as_param_int(args[1], "dim") is not None):
+        return args
+    return args[0], args[1:]
 
 
 # torch's parser takes these numpy names for its parameters of these names

@@ -403,8 +403,7 @@ def _squeezed(name: str, self: Tensor, dim: Any) -> tuple:
     removes, and the dims as written (one in a tuple), which torch's node shows."""
     if dim is _ALL:
         return shape.Squeeze, tuple(i for i, s in enumerate(self.shape) if s == 1), None
-    dim = _args.int_overload_first(dim)
-    if not isinstance(dim, (tuple, list)) and _args.as_int(dim) is None:
+    if not isinstance(dim, (tuple, list)) and _args.as_param_int(dim, "dim") is None:
         raise _args.invalid_combination(name, (dim,), "", "int dim", "tuple of ints dim")
     dims = tuple(d for d in _args.dims(name, dim, self.dim())
                  if self.dim() and self.shape[d] == 1)

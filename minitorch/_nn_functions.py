@@ -20,6 +20,8 @@ from typing import Any
 from . import _args, _call_form
 from ._tensor import Tensor
 from .nn import functional as F
+from .nn.functional_losses import logits_kernel
+from .nn.functional_losses_more import ranking_kernel
 
 __all__ = [
     "adaptive_avg_pool1d",
@@ -339,8 +341,11 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
     >>> minitorch.margin_ranking_loss(minitorch.ones(1), minitorch.zeros(1), -minitorch.ones(1))
     tensor([1.])
     """
-    return F.margin_ranking_loss(input1, input2, target, margin,
-                                 reduction=_reduction("margin_ranking_loss", reduction, 5))
+    _args.parsed("margin_ranking_loss", ("tensor", input1, "input1", 1),
+                 ("tensor", input2, "input2", 2), ("tensor", target, "target", 3),
+                 ("float", margin, "margin", 4), ("int", reduction, "reduction", 5))
+    return ranking_kernel(input1, input2, target, margin,
+                          _reduction("margin_ranking_loss", reduction, 5))
 
 
 def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0,
@@ -403,9 +408,11 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
     >>> minitorch.binary_cross_entropy_with_logits(minitorch.zeros(1), minitorch.ones(1))
     tensor([0.6931])
     """
-    return F.binary_cross_entropy_with_logits(
-        input, target, weight, pos_weight=pos_weight,
-        reduction=_reduction("binary_cross_entropy_with_logits", reduction, 5))
+    _args.parsed("binary_cross_entropy_with_logits", ("tensor", input, "input", 1),
+                 ("tensor", target, "target", 2), ("tensor?", weight, "weight", 3),
+                 ("tensor?", pos_weight, "pos_weight", 4), ("int", reduction, "reduction", 5))
+    return logits_kernel(input, target, weight, pos_weight,
+                         _reduction("binary_cross_entropy_with_logits", reduction, 5))
 
 
 def _top_level_pool(dims: int, doc: str) -> Any:

@@ -15,7 +15,13 @@ from typing import Any
 from .. import _args
 from .._dtype import bool as bool_
 from .._dtype import dtype, result_type
-from .._tensor import Tensor, broadcast_pair, broadcast_shapes, checked_broadcast_shapes
+from .._tensor import (
+    Tensor,
+    broadcast_pair,
+    broadcast_shapes,
+    check_output_shape,
+    checked_broadcast_shapes,
+)
 from ..autograd.grad_mode import is_grad_enabled
 from ..ops import losses
 from ..ops.pointwise import no_bool
@@ -170,7 +176,8 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     floating_kernel("binary_cross_entropy", input.dtype, suffix="")
     _check_probabilities(input, target)
     if weight is not None:
-        _in_place_broadcast(input, weight)  # the kernel scales the loss in place
+        _in_place_broadcast(input.shape, weight.shape)  # the kernel scales the loss in
+        # place
     # the kernels scale the loss in place: the weights in the input's dtype
     params = {} if weight is None else _weights(weight, input, input)
     return losses.BinaryCrossEntropy.apply(input, target, reduction=reduction, params=params)
@@ -203,12 +210,10 @@ def _check_probabilities(input: Tensor, target: Tensor) -> None:
         raise RuntimeError(f"all elements of {which} should be between 0 and 1")
 
 
-def _in_place_broadcast(result: Tensor, factor: Tensor) -> None:
-    """torch's checks of ``result.mul_(factor)``: the shapes broadcast, to ``result``'s."""
-    shape = broadcast_shapes(result.shape, factor.shape)
-    if tuple(shape) != tuple(result.shape):
-        raise RuntimeError(f"output with shape {list(result.shape)} doesn't match the "
-                           f"broadcast shape {list(shape)}")
+def _in_place_broadcast(result: tuple, factor: tuple) -> None:
+    """torch's checks of ``result.mul_(factor)``, of their shapes: they broadcast, to
+    ``result``'s."""
+    check_output_shape(tuple(result), tuple(broadcast_shapes(result, factor)))
 
 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
@@ -230,26 +235,43 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
     for value, name, position in ((weight, "weight", 3), (pos_weight, "pos_weight", 4)):
         if value is not None:  # torch's parser, after its Python's checks
             _args.tensor_args("binary_cross_entropy_with_logits", (value, name, position))
+    return logits_kernel(input, target, weight, pos_weight, reduction)
+
+
+def logits_kernel(input: Tensor, target: Tensor, weight: Tensor | None,
+                  pos_weight: Tensor | None, reduction: str) -> Tensor:
+    """torch's C++ ``binary_cross_entropy_with_logits`` once its parser has read the
+    arguments: ``log_sigmoid(input)`` times the positive weights in place, then
+    ``(1 - target).mul_(input)``, so ``input`` broadcasts into ``target``'s shape, and the
+    loss times ``weight`` in place.
+
+    >>> logits_kernel(minitorch.zeros(1), minitorch.ones(2, 1), None, None, "none").shape
+    torch.Size([2, 1])
+    """
     for value, name in ((weight, "weight"), (pos_weight, "pos_weight")):
         if value is not None:
             not_differentiable("binary_cross_entropy_with_logits", value, name)
     floating_kernel("log_sigmoid", input.dtype)
     if pos_weight is not None:  # torch's kernel: (pos_weight - 1) * target, into the
         no_bool(pos_weight, 1)  # log-sigmoid in place, before it reads (1 - target)
-        broadcast_shapes(pos_weight.shape, target.shape)
-        _in_place_broadcast(input, pos_weight)
+        _in_place_broadcast(input.shape, broadcast_shapes(pos_weight.shape, target.shape))
     if target.dtype is bool_:  # then (1 - target), whose 1 torch takes as a second bool
         no_bool(True, target)
-    if result_type(input, target)._category > target.dtype._category:  # (1 - target).mul_(...)
+    _in_place_broadcast(target.shape, input.shape)  # (1 - target).mul_(input)
+    if result_type(input, target)._category > target.dtype._category:
         raise _args.cast_error(result_type(input, target), target.dtype)
-    params: dict = {}  # torch's kernel: (pos_weight - 1) * target, then into the log-sigmoid
-    if pos_weight is not None:  # in place, then the loss times weight in place
+    params: dict = {}
+    if input.shape != target.shape:  # (its backward takes the input's shape)
+        params["input_shape"] = tuple(input.shape)
+        input = input.expand(target.shape)
+    if pos_weight is not None:  # (pos_weight - 1) * target into the log-sigmoid in place,
+        # then the loss times weight in place
         params["pos_weight"] = pos_weight.detach().to(input.dtype)  # (for the gradient)
         # the loss: (pos_weight - 1) in its dtype, then times the target in their common one
         params["pos_weight_as_given"] = pos_weight.detach()
         params["pos_weight_dtype"] = result_type(pos_weight, target)
     if weight is not None:
-        _in_place_broadcast(input, weight)
+        _in_place_broadcast(input.shape, weight.shape)
         params.update(_weights(weight, input, target))
     return losses.BinaryCrossEntropyWithLogits.apply(input, target, reduction=reduction,
                                                      params=params)

@@ -57,6 +57,17 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
         raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension "
                            f"but got sizes: input1: {input1.size()}, input2: {input2.size()}, "
                            f"target: {target.size()} ")
+    return ranking_kernel(input1, input2, target, margin, reduction)
+
+
+def ranking_kernel(input1: Tensor, input2: Tensor, target: Tensor, margin: float,
+                   reduction: str) -> Tensor:
+    """torch's C++ ``margin_ranking_loss``: its parser's reading of the arguments, then
+    ``max(0, -target * (input1 - input2) + margin)`` of the broadcast tensors.
+
+    >>> ranking_kernel(minitorch.ones(2, 1), minitorch.zeros(3), minitorch.ones(1), 0., "sum")
+    tensor(0.)
+    """
     margin = _parsed_loss("margin_ranking_loss", (input1, "input1"), (input2, "input2"),
                           (target, "target"), margin=("float", margin, "margin"))
     difference = input1 - input2  # torch's C++ computes the product's right operand first

@@ -186,10 +186,13 @@ def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
     tensor([1, 2])
     """
     _args.tensor_args("count_nonzero", (input, "input", 1))
+    if not (dim is None or isinstance(dim, (tuple, list)) or
+            _args.as_param_int(dim, "dim") is not None):
+        raise _args.invalid_combination("count_nonzero", (input, dim),
+                                        *count_nonzero.torch_signatures)
     xp = input._xp
     # () counts over all, too
-    axis = _args.dims("count_nonzero", _args.int_overload_first(dim), input.dim(),
-                      ranges_first=True) or None
+    axis = _args.dims("count_nonzero", dim, input.dim(), ranges_first=True) or None
     nonzero = xp.astype(_truth(xp, input._data), xp.int64)
     return wrap(c_order(xp.sum(nonzero, axis=axis if input.dim() else None, dtype=xp.int64)))
 

@@ -20,7 +20,9 @@ from typing import Any
 from .. import _args
 from .._factories import full_like
 from .._libm import c_math_of
-from .._tensor import Tensor, broadcast_pair, check_output_shape
+from .._tensor import Tensor, broadcast_pair, broadcast_shapes, check_output_shape
+from ..autograd.function import reduce_to_shape
+from ..autograd.grad_mode import is_grad_enabled
 from ..backend import array_dtype, from_numpy, namespace, to_numpy
 from ._base import Op, wrap
 from ._cascade_sum import torch_sum
@@ -139,6 +141,28 @@ class BinaryCrossEntropyWithLogits(_ElementLoss):
 
     divides_last = True
     target_as_given = True
+
+    @classmethod
+    def backward(cls, ctx: Any, g: Tensor) -> tuple:
+        """torch's, of an input broadcast into the target's shape (``input_shape``): its
+        input's gradient ``sigmoid(x).sub_(t)`` in place where no graph is recorded, and a
+        mean's divided by the input's own count; its target's ``-x * g`` (times the weight
+        in place) in their broadcast shape, which the engine checks."""
+        shape = ctx.params.get("input_shape")
+        if shape is None:
+            return super().backward(ctx, g)
+        x, t = ctx.saved_tensors
+        if ctx.needs_input_grad[0] and not is_grad_enabled():
+            check_output_shape(shape, tuple(t.shape))
+        if ctx.needs_input_grad[1]:
+            own = tuple(broadcast_shapes(shape, g.shape))
+            if "weight" in ctx.params:
+                check_output_shape(own, tuple(broadcast_shapes(own, ctx.params["weight"].shape)))
+            reduce_to_shape(cls.node_name, 1, g.expand(own), tuple(t.shape))
+        dx, dt = super().backward(ctx, g)
+        if dx is not None and ctx.reduction == "mean":
+            dx = dx * (x.numel() / math.prod(shape))
+        return dx, dt
 
     @staticmethod
     def result_dtype(x: Tensor, t: Tensor) -> Tensor:

@@ -154,14 +154,15 @@ def _directional(fn: str) -> Any:
 
     signatures = ("Tensor input, int sections", "Tensor input, tuple of ints indices")
 
+    @_call_form.int_varargs
     @_call_form.overloads(*signatures)
     def split_along(input: Tensor, indices_or_sections: Any = _args.OMITTED, /, *,
                     sections: Any = _args.OMITTED, indices: Any = _args.OMITTED) -> tuple:
         _args.tensor_args(fn, (input, "input", 1))
         arg = _overload_argument(fn, input, indices_or_sections,
                                  {"sections": sections, "indices": indices}, signatures)
-        if isinstance(arg, bool) or not (isinstance(arg, (tuple, list)) or
-                                         _args.as_int(arg) is not None):
+        if not isinstance(arg, (tuple, list)) and _args.as_param_int(arg, "sections",
+                                                                      fn) is None:
             raise _args.invalid_combination(fn, (input, arg), "Tensor input, int sections",
                                             "Tensor input, tuple of ints indices")
         if input.dim() < least:
@@ -169,7 +170,8 @@ def _directional(fn: str) -> Any:
                                f"but got a tensor with {input.dim()} dimensions!")
         d = min(dim, input.dim() - 1)  # a vector's hsplit cuts its only dim
         if isinstance(arg, (tuple, list)):
-            return tensor_split(input, _args.int_list(fn, arg, "indices", 2), d)
+            return tensor_split(input, _args.sizes(fn, (arg,), "indices", False, 2,
+                                                   symint=False), d)  # (torch's int[])
         sections = _args.integer(fn, arg, "sections", 2)
         if not sections or input.shape[d] % sections:
             raise RuntimeError(f"torch.{fn} attempted to split along dimension {d}, but the "
