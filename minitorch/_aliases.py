@@ -21,6 +21,7 @@ from typing import Any
 
 from . import _args, _call_form, _layout, _storage, backend
 from . import _dtype as D
+from ._alpha_first import alpha_by_position
 from ._layout import strided
 from ._tensor import Tensor
 from ._warn_once import warn_once
@@ -66,6 +67,7 @@ def multiply(input: Any, other: Any, *, out: Tensor | None = None) -> Tensor:
 @_call_form.alias_of("sub")
 @_call_form.overloads("Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None",
                       "Tensor input, Number other, Number alpha = 1")
+@alpha_by_position
 def subtract(input: Any, other: Any, *, alpha: Any = 1) -> Tensor:
     """torch's other name for :func:`sub`: ``input - alpha * other``.
 
@@ -115,6 +117,7 @@ _RSUB_SIGNATURES = ("Tensor input, Tensor other, *, Number alpha = 1",
 
 
 @_call_form.overloads(*_RSUB_SIGNATURES)
+@alpha_by_position
 def rsub(input: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """``other - alpha * input``: :func:`sub` with its operands swapped.
 

@@ -19,7 +19,7 @@ from typing import Any
 from ._tensor import Tensor
 from ._warn_once import warn_once
 
-__all__ = ["alpha_first"]
+__all__ = ["alpha_by_position", "alpha_first"]
 
 
 def alpha_first(name: str) -> Callable[[Callable[..., Tensor]], Callable[..., Tensor]]:
@@ -42,6 +42,25 @@ def alpha_first(name: str) -> Callable[[Callable[..., Tensor]], Callable[..., Te
         return call
 
     return decorate
+
+
+def alpha_by_position(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    """``fn(input, other, alpha)`` of a number ``other`` and ``alpha`` read as ``fn(input,
+    other, alpha=alpha)``: the ``Number other, Number alpha = 1`` overload of ``subtract``,
+    ``subtract_`` and ``rsub``, whose alpha torch takes by position too; every other call
+    passes through unchanged (its tensor ``other`` takes alpha only by keyword).
+
+    >>> import minitorch
+    >>> alpha_by_position(minitorch.sub)(minitorch.ones(2), 1, 2)
+    tensor([-1., -1.])
+    """
+    @functools.wraps(fn)
+    def call(input: Any, *args: Any, **kwargs: Any) -> Tensor:
+        if len(args) == 2 and not kwargs and all(map(_number, args)):
+            return fn(input, args[0], alpha=args[1])
+        return fn(input, *args, **kwargs)
+
+    return call
 
 
 def _number(value: Any) -> bool:

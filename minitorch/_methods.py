@@ -30,7 +30,7 @@ from . import (
     overrides,
 )
 from . import _dtype as D
-from ._alpha_first import alpha_first
+from ._alpha_first import alpha_by_position, alpha_first
 from ._batched_function import vmapped
 from ._dtype import result_type
 from ._tensor import (
@@ -684,6 +684,7 @@ def multiply_(self: Tensor, other: Any) -> Tensor:
 
 @_call_form.alias_of("sub_")
 @_call_form.overloads("Tensor other, *, Number alpha = 1", "Number other, Number alpha = 1")
+@alpha_by_position
 def subtract_(self: Tensor, other: Any, *, alpha: Any = 1) -> Tensor:
     """In-place ``subtract``: :meth:`sub_` by torch's other name.
 

@@ -422,6 +422,11 @@ def _top_level_pool(dims: int, doc: str) -> Any:
 
     def form(input: Tensor, kernel_size: Any, stride: Any = (), padding: Any = 0,
              dilation: Any = 1, ceil_mode: bool = False) -> Tensor:
+        _args.parsed(f"max_pool{dims}d", ("tensor", input, "input", 1),
+                     *(("ints", value, name, i + 2) for i, (value, name) in enumerate(
+                         ((kernel_size, "kernel_size"), (stride, "stride"),
+                          (padding, "padding"), (dilation, "dilation")))),
+                     ("bool", ceil_mode, "ceil_mode", 6))
         return pool(input, kernel_size, stride or None, padding, dilation, ceil_mode)
     form.__name__ = form.__qualname__ = f"max_pool{dims}d"
     form.__doc__ = doc

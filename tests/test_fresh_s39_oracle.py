@@ -114,3 +114,27 @@ def test_torchs_margin_ranking_loss_parses_then_broadcasts(call: tuple) -> None:
                                      *(given[k] for k in spec[3:]))
 
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("call", [
+    "x.subtract(2, 3)", "L.subtract(x, 2, 3)", "L.rsub(x, 2, 3)", "x.clone().subtract_(2, 3)",
+    "L.subtract(x, x, 3)", "L.subtract(x, 2, 'a')", "L.subtract(x, 2, 3, alpha=2)",
+    "L.rsub(x, True, 3)", "x.subtract(2, 1.5)", "x.long().subtract(2, 1.5)",
+    "L.subtract(2, x, 3)", "x.subtract(x, 3)"])
+def test_a_numbers_alpha_may_come_by_position_as_torchs_overload_has_it(call: str) -> None:
+    """Own fuzz s39: ``x.subtract(2, 3)`` was refused; torch's ``Number other, Number alpha``
+    overload of subtract, subtract_ and rsub takes alpha by position (a tensor's, only by
+    keyword)."""
+    assert_as_torch(lambda L: eval(call, {"L": L, "x": L.arange(3.0)}))
+
+
+@pytest.mark.parametrize("call", [
+    "L.argmax(x, L.tensor(1.0), L.ones(2))", "x.argmax(0, L.ones(2))", "x.argmin(0, L.ones(1))",
+    "L.argmin(x, False, L.ones(3, 3))", "x.argmax(0, True)", "x.argmin(float('nan'), L.ones(2))",
+    "L.max_pool1d(x[None], float('inf'), L.ones(0), ())", "L.max_pool1d(x[None], 2, L.ones(0))",
+    "L.max_pool1d(x[None], 2, [])", "L.max_pool1d(x[None], 2, L.tensor(1))",
+    "L.max_pool2d(x.reshape(1, 1, 3), 1, (), 0, 1, 1)", "L.max_pool1d(x[None], -2)"])
+def test_a_flag_or_size_is_parsed_before_it_is_read(call: str) -> None:
+    """Own fuzz s39: a tensor given for argmax's keepdim or max_pool1d's stride was read for
+    its truth first ("Boolean value of Tensor ... is ambiguous"); torch's parser names it."""
+    assert_as_torch(lambda L: eval(call, {"L": L, "x": L.tensor([1.0, 3.0, 2.0])}))

@@ -649,7 +649,8 @@ def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
 
 def _arg_extremum(fn: str, input: Tensor, dim: int | None, keepdim: bool) -> Tensor:
     """argmax or argmin (``fn``), with torch's checks, profiled as torch's ``aten::<fn>``."""
-    key = f"aten::{fn}" if dim is None else f"aten::{fn}.dim" + (".keepdim" if keepdim else "")
+    key = f"aten::{fn}" if dim is None else \
+        f"aten::{fn}.dim" + (".keepdim" if keepdim is True else "")  # (parsed in the op)
     return profiler.run_op(f"aten::{fn}", key, lambda: _arg_extremum_of(fn, input, dim, keepdim),
                            (input, dim, keepdim))
 
