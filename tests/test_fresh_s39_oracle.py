@@ -138,3 +138,67 @@ def test_a_flag_or_size_is_parsed_before_it_is_read(call: str) -> None:
     """Own fuzz s39: a tensor given for argmax's keepdim or max_pool1d's stride was read for
     its truth first ("Boolean value of Tensor ... is ambiguous"); torch's parser names it."""
     assert_as_torch(lambda L: eval(call, {"L": L, "x": L.tensor([1.0, 3.0, 2.0])}))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+@pytest.mark.parametrize("out", [1, 2, 3])
+def test_an_adaptive_max_pools_window_of_minus_inf_picks_its_first_element(n: int,
+                                                                           out: int) -> None:
+    """nn fuzzer s39 (calls 1769, 644): a window holding only -inf picked the plane's first
+    element (index 0: -1e30, inf); torch's loop starts at the window's first element."""
+    values = np.array([-np.inf, -1e30, np.inf, -np.inf, -np.inf, 1.0, -np.inf, np.nan, 2.0])
+
+    def program(L: Any) -> Any:
+        x = L.tensor(np.resize(values, (1, 2, *(3,) * n)), requires_grad=True)
+        pool = getattr(L.nn.functional, f"adaptive_max_pool{n}d")
+        y, i = pool(x, out, return_indices=True)
+        return y, i, L.autograd.grad(y.sum(), x)
+
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("shape", [(0, 4, 2, 2), (1, 4, 0, 2), (0, 1, 4, 4), (2, 4, 2, 2)])
+@pytest.mark.parametrize("name", ["pixel_shuffle", "pixel_unshuffle"])
+def test_an_empty_pixel_shuffles_backward_is_torchs(shape: tuple, name: str) -> None:
+    """nn fuzzer s39: backward through an empty pixel_shuffle failed inside numpy; torch's
+    other op keeps an empty gradient's shape and the engine refuses it (or that op's own
+    channel check does)."""
+    def program(L: Any) -> Any:
+        x = L.zeros(shape, requires_grad=True)
+        y = getattr(L.nn.functional, name)(x, 2)
+        return y, L.autograd.grad(y.sum(), x)
+
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("sizes", [(0, 3, 2), (2, 0, 2), (2, 3, 0), (30, 30, 2), (2, 3, 2)])
+@pytest.mark.parametrize("dtypes", [("float32", "float64"), ("float16", "float32"),
+                                    ("float16", "float16")])
+@pytest.mark.parametrize("mode", ["use_mm_for_euclid_dist_if_necessary",
+                                  "use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist"])
+def test_cdist_returns_empty_or_zero_column_results_before_its_dtype_checks(
+        sizes: tuple, dtypes: tuple, mode: str) -> None:
+    """nn fuzzer s39 (call 2108): cdist of no rows in float32 and float64 was refused;
+    torch returns an empty (or zero-column: zeros) result of x1's dtype before its kernel's
+    checks, and its matmul path checks the dtypes in matmul's words (float16 runs)."""
+    r1, r2, c = sizes
+
+    def program(L: Any) -> Any:
+        a = L.arange(r1 * c, dtype=getattr(L, dtypes[0])).reshape(r1, c) / 4
+        b = L.arange(r2 * c, dtype=getattr(L, dtypes[1])).reshape(r2, c) / 8
+        return L.cdist(a, b, compute_mode=mode)
+
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("flag", [1, 0, np.bool_(True), "yes", True])
+def test_affine_grid_and_grid_sample_parse_align_corners_as_torchs_c_functions(flag: Any
+                                                                                ) -> None:
+    """nn fuzzer s39 (call 2086): ``affine_grid(..., align_corners=1)`` ran; torch's
+    affine_grid_generator and grid_sampler take a bool only."""
+    def program(L: Any) -> Any:
+        grid = L.nn.functional.affine_grid(L.eye(2, 3)[None] / 2, [1, 1, 2, 3], align_corners=True)
+        return (L.nn.functional.grid_sample(L.ones(1, 1, 2, 2), grid, align_corners=flag),
+                L.nn.functional.affine_grid(L.eye(2, 3)[None], [1, 1, 2, 2], align_corners=flag))
+
+    assert_as_torch(program)

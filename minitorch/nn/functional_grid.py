@@ -75,6 +75,8 @@ def affine_grid(theta: Tensor, size: Any, align_corners: bool | None = None) -> 
                       stacklevel=2)
     elif min(size) <= 0:
         raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    _args.parsed("affine_grid_generator", ("tensor", theta, "theta", 1),
+                 ("ints", size, "size", 2), ("bool", align_corners, "align_corners", 3))
     return AffineGridGenerator.apply(theta, size=(size[0], *spatial),
                                      align_corners=align_corners)
 
@@ -148,7 +150,8 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear",
         raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
                          f"'border', or 'reflection', but got: '{padding_mode}'")
     align_corners = _align_corners(align_corners)
-    _args.tensor_args("grid_sampler", (input, "input", 1), (grid, "grid", 2))
+    _args.parsed("grid_sampler", ("tensor", input, "input", 1), ("tensor", grid, "grid", 2),
+                 ("bool", align_corners, "align_corners", 5))
     _check_grid_sample(input, grid, mode)
     if not input.dtype.is_floating_point:  # torch's kernels' dtypes; no kernel when empty
         if not input.numel():

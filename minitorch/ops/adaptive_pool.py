@@ -243,11 +243,13 @@ def adaptive_avg_pool1d(input: Tensor, output_size: Any) -> Tensor:
 def _argmax_windows(a: Any, out: tuple) -> Any:
     """The flat index (in its plane or volume) of each window's largest element: the
     window's offsets scanned in row-major order, a later element taken only when larger (or
-    NaN), as torch's CPU loop."""
+    NaN), as torch's CPU loop; a window of -inf alone picks its first."""
     xp = namespace(a)
     best = xp.full((*a.shape[:a.ndim - len(out)], *out), -xp.inf, dtype=a.dtype)
     index = xp.zeros(best.shape, dtype=xp.int64)
-    for values, inside, flat in _offsets(a, out):
+    for k, (values, inside, flat) in enumerate(_offsets(a, out)):
+        if not k:  # (torch's loop starts at the window's first element)
+            index = xp.broadcast_to(flat, best.shape)
         better = inside & ((values > best) | xp.isnan(values))
         best = xp.where(better, values, best)
         index = xp.where(better, flat, index)

@@ -21,6 +21,7 @@ from .._tensor import Tensor, broadcast_shapes
 from ..autograd.grad_mode import is_grad_enabled, no_grad
 from ..backend import index_add, quiet
 from ._base import Op, sum_to, wrap
+from .linalg import same_matrix_dtypes
 from .norm import _check_identity, _norm_backward, _reduce, real_order, vector_norm_of
 
 __all__ = ["Cdist", "Dist", "EuclideanDist", "Pdist", "cdist", "dist", "pdist"]
@@ -105,7 +106,8 @@ class Cdist(Op):
         diff = xp.expand_dims(a._data, axis=-2) - xp.expand_dims(b._data, axis=-3)
         out = xp.squeeze(_pair_norms(xp, xp.abs(diff), p, diff.ndim - 1, scalar_max=True),
                          axis=-1)
-        ctx.p = p
+        out = xp.astype(out, a._data.dtype, copy=False)  # (b's may differ where no row or
+        ctx.p = p  # column is read: torch's result is a's)
         ctx.save_for_backward(a, b, wrap(out))
         return wrap(out)
 
@@ -119,14 +121,14 @@ class Cdist(Op):
         rows_a, rows_b = xp.expand_dims(a._data, axis=-2), xp.expand_dims(b._data, axis=-3)
         dist, grad = xp.expand_dims(out._data, axis=-1), xp.expand_dims(g._data, axis=-1)
 
-        def summed(diff: Any, axis: int, shape: tuple) -> Tensor:
+        def summed(diff: Any, axis: int, like: Tensor) -> Tensor:
             # torch's kernel adds each term onto zeros (so no -0.0); batches broadcast are
             # summed back
-            return sum_to(wrap(xp.sum(_cdist_term(xp, diff, dist, grad, p), axis=axis) + 0.0),
-                          shape)
+            total = xp.sum(_cdist_term(xp, diff, dist, grad, p), axis=axis) + 0.0
+            return sum_to(wrap(xp.astype(total, like._data.dtype, copy=False)), like.shape)
         # torch's gradient for b is a's with the two swapped: b's rows minus a's
-        return (summed(rows_a - rows_b, -2, a.shape) if ctx.needs_input_grad[0] else None,
-                summed(rows_b - rows_a, -3, b.shape) if ctx.needs_input_grad[1] else None)
+        return (summed(rows_a - rows_b, -2, a) if ctx.needs_input_grad[0] else None,
+                summed(rows_b - rows_a, -3, b) if ctx.needs_input_grad[1] else None)
 
 
 class Pdist(Op):
@@ -265,15 +267,18 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0,
                                f"{_args.legacy(x.dtype)}")
     if not p >= 0:  # (a nan order too)
         raise RuntimeError("cdist only supports non-negative p values")
+    broadcast_shapes(tuple(x1.shape[:-2]), tuple(x2.shape[:-2]))  # torch's check
+    mode, (r1, r2) = _MODES[compute_mode], (x1.shape[-2], x2.shape[-2])
+    if not (r1 and r2 and x1.shape[-1]):  # (an empty result, or zeros, before the kernel's
+        return Cdist.apply(x1, x2, p=float(p))  # dtype checks)
+    if p == 2 and (mode == 1 or (mode == 0 and max(r1, r2) > 25)):
+        same_matrix_dtypes(x1, x2)  # (its matmul's: float16 too)
+        return _euclidean(x1, x2)
     if x1.dtype is float16:  # torch's kernels have no half loop
         raise _args.not_implemented("cdist", x1.dtype)
     if x1.dtype is not x2.dtype:
         raise RuntimeError(f"expected scalar type {_args.legacy(x1.dtype)} but found "
                            f"{_args.legacy(x2.dtype)}")
-    mode, (r1, r2) = _MODES[compute_mode], (x1.shape[-2], x2.shape[-2])
-    if x1.numel() and x2.numel() and p == 2 and (mode == 1 or (mode == 0 and max(r1, r2) > 25)):
-        return _euclidean(x1, x2)
-    broadcast_shapes(tuple(x1.shape[:-2]), tuple(x2.shape[:-2]))  # torch's check
     return Cdist.apply(x1, x2, p=float(p))
 
 

@@ -36,7 +36,7 @@ def _same_dtype(a: Tensor, b: Tensor, kernel: str, runs: bool = True) -> None:
             "addmv_impl_cpu": f"addmv input tensors must have the same dtype, but got {y}, "
                               f"{x}, and {y}",
             "bmm": f"expected scalar type {x} but found {y}"}[kernel])
-    _same_dtype_on_one_device(a, b)
+    same_matrix_dtypes(a, b)
     if a.dtype.name == "bool" and runs:
         raise _args.not_implemented(kernel, a.dtype)
 
@@ -78,7 +78,13 @@ def scaled_bias(like: Tensor, shape: tuple, dtype: Any, bias: Tensor | None, bet
     return out.mul_(beta)._data
 
 
-def _same_dtype_on_one_device(a: Tensor, b: Tensor) -> None:
+def same_matrix_dtypes(a: Tensor, b: Tensor) -> None:
+    """A matrix product's refusal of operands of two dtypes.
+
+    >>> same_matrix_dtypes(minitorch.ones(1), minitorch.ones(1, dtype=minitorch.float64))
+    Traceback (most recent call last):
+    RuntimeError: expected m1 and m2 to have the same dtype, but got: float != double
+    """
     if a.dtype is not b.dtype:
         raise RuntimeError(
             f"expected m1 and m2 to have the same dtype, but got: {_args.c_name(a.dtype)} != "
@@ -297,7 +303,7 @@ def _product_shape(a: Tensor, b: Tensor) -> tuple:
     for name, mat in (("mat1", a), ("mat2", b)):
         if mat.dim() != 2:
             raise RuntimeError(f"{name} must be a matrix, got {mat.dim()}-D tensor")
-    _same_dtype_on_one_device(a, b)
+    same_matrix_dtypes(a, b)
     (n, k), (k2, m) = a._data.shape, b._data.shape
     if k != k2:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")

@@ -14,6 +14,7 @@ from typing import Any
 
 from .. import _args
 from .._tensor import Tensor
+from ..autograd.function import reduce_to_shape
 from ._base import Op, wrap
 
 __all__ = ["PixelShuffle", "PixelUnshuffle", "pixel_shuffle", "pixel_unshuffle"]
@@ -43,12 +44,12 @@ class PixelShuffle(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, factor: int) -> Tensor:
-        ctx.factor = factor
+        ctx.factor, ctx.shape = factor, tuple(a.shape)
         return wrap(_shuffled(a._xp, a._data, factor))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        return (PixelUnshuffle.apply(g, factor=ctx.factor),)
+        return (_checked(PixelShuffle, pixel_unshuffle(g, ctx.factor), ctx.shape),)
 
 
 class PixelUnshuffle(Op):
@@ -57,14 +58,20 @@ class PixelUnshuffle(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, factor: int) -> Tensor:
-        ctx.factor = factor
+        ctx.factor, ctx.shape = factor, tuple(a.shape)
         if not a._data.size:  # torch's kernel returns an empty input's copy, its shape kept
             return wrap(a._xp.asarray(a._data, copy=True))
         return wrap(_unshuffled(a._xp, a._data, factor))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        return (PixelShuffle.apply(g, factor=ctx.factor),)
+        return (_checked(PixelUnshuffle, pixel_shuffle(g, ctx.factor), ctx.shape),)
+
+
+def _checked(op: type, grad: Tensor, shape: tuple) -> Tensor:
+    """The engine's check of ``op``'s gradient for an input of ``shape``: the other op of
+    an empty gradient keeps its shape, which need not be the input's."""
+    return reduce_to_shape(op.node_name, 0, grad, shape)
 
 
 def _check(fn: str, input: Tensor, factor: Any, argument: str) -> int:
