@@ -202,3 +202,75 @@ def test_affine_grid_and_grid_sample_parse_align_corners_as_torchs_c_functions(f
                 L.nn.functional.affine_grid(L.eye(2, 3)[None], [1, 1, 2, 2], align_corners=flag))
 
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("call", [
+    "L.threshold_(L.tensor([[0.05], [2.0]]).expand(2, 2), 0.1, -3.0)",
+    "F.threshold(L.tensor([[0.05], [2.0]]).expand(2, 2), 0.1, -3.0, inplace=True)",
+    "F.threshold_(L.tensor([1.0, 2.0], requires_grad=True), 1e308, 0.0)",
+    "F.leaky_relu_(L.tensor([[2], [5]], dtype=L.int32).expand(2, 2))",
+    "F.leaky_relu_(L.tensor([[2], [5]], dtype=L.int32))",
+    "F.hardtanh_(L.tensor([[2], [5]], dtype=L.int32), -1.5, 3)",
+    "F.threshold_(L.tensor([2, 5], dtype=L.uint8), 300, 1)",
+    "F.relu_(L.tensor([[0.5], [-2.0]]).expand(2, 2))",
+    "F.elu_(L.tensor([1.0, -2.0], requires_grad=True), 2.0)"])
+def test_an_in_place_activation_checks_autograd_then_overlap_then_its_kernel(call: str) -> None:
+    """nn fuzzer s39: threshold_ of an expanded tensor was refused (torch's kernel writes
+    it); a leaf's threshold_ and an expanded int leaky_relu_ met the kernel's checks (the
+    number's overflow, the dtype) before autograd's and TensorIterator's."""
+    assert_as_torch(lambda L: eval(call, {"L": L, "F": L.nn.functional}))
+
+
+@pytest.mark.parametrize("value", ["lambda t: t", "len", "F.relu", "3", "L.nn.ReLU"])
+@pytest.mark.parametrize("container", ["Sequential", "ModuleList"])
+def test_a_container_names_a_function_as_torch_typename_does(value: str, container: str
+                                                             ) -> None:
+    """nn fuzzer s39: ``nn.Sequential(lambda t: t)`` said 'function is not a Module
+    subclass' (torch: '<lambda> ...', a function by its own name)."""
+    def program(L: Any) -> Any:
+        given = eval(value, {"L": L, "F": L.nn.functional})
+        cls = getattr(L.nn, container)
+        return cls(given) if container == "Sequential" else cls([given])
+
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("call", [
+    "clip([1.0], 0.0, norm_type='fro')", "clip([], 'a', norm_type='fro')", "clip([], 'a')",
+    "clip((p for p in []), 1.0)", "clip((p for p in [w]), 1.0)", "clip([w], 1.0, 'inf')"])
+def test_clip_grad_norm_reads_the_grads_before_the_norm_as_torch(call: str) -> None:
+    """nn fuzzer s39 (call 1399): clip_grad_norm_ read norm_type before the parameters'
+    grads; an empty generator gets torch's warning."""
+    def program(L: Any) -> Any:
+        w = L.tensor([3.0, 4.0], requires_grad=True)
+        w.sum().backward()
+        return eval(call, {"clip": L.nn.utils.clip_grad_norm_, "w": w})
+
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("save", ["out0", "in0", "in1", "out1"])
+@pytest.mark.parametrize("dirty", [False, True])
+def test_setup_context_saving_an_input_returned_as_is_is_refused(save: str, dirty: bool
+                                                                 ) -> None:
+    """nn fuzzer s39 (call 1289): a setup_context that saved the output forward returned
+    as-is ran (torch refuses it in the forward, unless the input was written in place)."""
+    def program(L: Any) -> Any:
+        def forward(x: Any, y: Any) -> tuple:
+            if dirty:
+                x.mul_(1)
+            return x, y * 2
+
+        def setup(ctx: Any, inputs: tuple, out: tuple) -> None:
+            if dirty:
+                ctx.mark_dirty(inputs[0])
+            ctx.save_for_backward({"out0": out[0], "in0": inputs[0], "in1": inputs[1],
+                                   "out1": out[1]}[save])
+
+        fn = type("Fn", (L.autograd.Function,), {
+            "forward": staticmethod(forward), "setup_context": staticmethod(setup),
+            "backward": staticmethod(lambda ctx, a, b: (a, b * 2))})
+        x = L.ones(2, requires_grad=True) * 1
+        return [type(t.grad_fn).__name__ for t in fn.apply(x, L.ones(2, requires_grad=True))]
+
+    assert_as_torch(program)

@@ -97,6 +97,13 @@ def typename(value: Any) -> str:
     """
     if isinstance(value, Tensor):
         return f"torch.{value.dtype.legacy}Tensor"
+    if not isinstance(value, type) and hasattr(value, "__qualname__"):  # a function: its
+        module = getattr(value, "__module__", "") or ""  # own name, under its module
+        package = __package__.partition(".")[0]
+        if module.partition(".")[0] == package:  # (ours under torch's name)
+            module = "torch" + module[len(package):]
+        return value.__qualname__ if module in ("", "builtins") else \
+            f"{module}.{value.__qualname__}"
     cls = value if isinstance(value, type) else type(value)  # a class is named by itself
     if cls.__module__ == "builtins":
         return cls.__qualname__

@@ -355,15 +355,18 @@ def _activation(fn: str, op: Any, input: Any, inplace: bool = False, *,
     numbers = numbers or {}
     values = _args.numbers(name, *((value, key, position) for position, (key, value)
                                    in enumerate(numbers.items(), 2)))
-    _check_kernel_dtype(fn, input)
-    if fn == "hardtanh" and not input.dtype.is_floating_point:
-        values = _integer_bounds(values, input.dtype)
-    options.update((key, _kernel_number(fn, key, value, input.dtype))
-                   for key, value in zip(numbers, values))
-    if inplace:
-        op = _IN_PLACE.get(op, op)
-        return input._inplace(lambda a: op.apply(a, **options))
-    return op.apply(input, **options)
+
+    def kernel(a: Tensor, op: Any = op) -> Tensor:  # (in place: after autograd's checks and
+        _check_kernel_dtype(fn, input)  # TensorIterator's of overlap)
+        bounds = _integer_bounds(values, input.dtype) if fn == "hardtanh" and \
+            not input.dtype.is_floating_point else values
+        return op.apply(a, **options, **{key: _kernel_number(fn, key, value, input.dtype)
+                                          for key, value in zip(numbers, bounds)})
+
+    if inplace:  # (threshold's kernel does not check that its elements do not overlap)
+        return input._inplace(lambda a: kernel(a, _IN_PLACE.get(op, op)),
+                              fills=fn == "threshold")
+    return kernel(input)
 
 
 def _integer_bounds(bounds: tuple, dt: Any) -> tuple:

@@ -10,6 +10,8 @@
 from __future__ import annotations
 
 import math
+import types
+import warnings
 from collections.abc import Iterable
 from typing import Any
 
@@ -46,9 +48,11 @@ def clip_grad_norm_(parameters: Iterable[Tensor] | Tensor, max_norm: float,
     ``max_norm``; returns the norm they had."""
     if isinstance(parameters, Tensor):
         parameters = [parameters]
-    parameters = list(parameters)
-    norm_type = _args.python_float(norm_type)  # max_norm is read after the norm, as torch's
-    total = get_total_norm(_grads(parameters), norm_type, error_if_nonfinite, foreach)
+    elif isinstance(parameters, types.GeneratorType) and not (parameters := list(parameters)):
+        warnings.warn("`parameters` is an empty generator, no gradient clipping will occur.",
+                      stacklevel=2)
+    parameters = list(parameters)  # (each one's grad read before the norm's type; max_norm
+    total = get_total_norm(_grads(parameters), norm_type, error_if_nonfinite, foreach)  # after
     clip_grads_with_norm_(parameters, max_norm, total, foreach)
     return total
 
