@@ -274,3 +274,79 @@ def test_setup_context_saving_an_input_returned_as_is_is_refused(save: str, dirt
         return [type(t.grad_fn).__name__ for t in fn.apply(x, L.ones(2, requires_grad=True))]
 
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("convert", ["double", "half", "to(L.float64)"])
+@pytest.mark.parametrize("module", ["LazyBatchNorm1d", "LazyInstanceNorm2d"])
+def test_a_lazy_module_converted_before_its_first_call_stays_lazy(convert: str,
+                                                                  module: str) -> None:
+    """nn fuzzer s39 (calls 2018, 2493): ``nn.LazyInstanceNorm2d().double()`` made its
+    running stats plain empty tensors, refused at the first call; torch's conversion of an
+    uninitialized buffer is an uninitialized buffer."""
+    def program(L: Any) -> Any:
+        m = eval(f"m.{convert}", {"m": getattr(L.nn, module)(momentum=1.0), "L": L})
+        kinds = [type(b).__name__ for b in m.buffers()]
+        if convert == "half":
+            return kinds
+        x = L.arange(24.0, dtype=L.float64).reshape(2, 3, 2, 2)
+        out = m(x if module.endswith("2d") else x.flatten(1)[:, :3])
+        return kinds, out.detach().float(), [b.float() for b in m.buffers()]  # (float: a
+        # last float64 bit of batch norm's is not what this checks)
+
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("mode", ["nearest", "linear", "nearest-exact", "bilinear", "bicubic",
+                                  "trilinear", "area"])
+def test_an_empty_batchs_interpolation_has_torchs_empty_gradient(mode: str) -> None:
+    """nn fuzzer s39 (calls 2350, 2710): backward through an interpolation of no samples
+    failed inside numpy (a reshape of -1 over nothing)."""
+    dims = {"bilinear": 2, "bicubic": 2, "trilinear": 3}.get(mode, 1)
+
+    def program(L: Any) -> Any:
+        x = L.zeros(0, 2, *(3,) * dims, requires_grad=True)
+        y = L.nn.functional.interpolate(x, size=5, mode=mode)
+        return y, L.autograd.grad(y.sum(), x)
+
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("dims", [1, 2, 3])
+@pytest.mark.parametrize("transposed", [False, True])
+@pytest.mark.parametrize("dtypes", [("float16", "float32"), ("float32", "float64"),
+                                    ("int64", "float32"), ("int64", "float64")])
+def test_a_convolution_of_an_empty_batch_takes_torchs_empty_path(dims: int, transposed: bool,
+                                                                 dtypes: tuple) -> None:
+    """nn fuzzer s39 (call 2834): conv3d of no samples in float16 with a float32 weight was
+    refused; torch's empty path multiplies by one weight element (that dtype's promotion),
+    before any kernel's dtype check."""
+    def program(L: Any) -> Any:
+        x = L.zeros(0, 2, *(3,) * dims, dtype=getattr(L, dtypes[0]))
+        x.requires_grad_(x.is_floating_point())
+        w = L.ones(2, 2, *(1,) * dims, dtype=getattr(L, dtypes[1]), requires_grad=True)
+        fn = getattr(L.nn.functional, f"conv{'_transpose' if transposed else ''}{dims}d")
+        y = fn(x, w)
+        return y, L.autograd.grad(y.sum(), [t for t in (x, w) if t.requires_grad])
+
+    assert_as_torch(program)
+
+
+def test_a_transposed_convolution_module_parses_its_input_as_the_function() -> None:
+    """nn fuzzer s39 (call 2688): ``nn.ConvTranspose2d(...)(list)`` gave AttributeError."""
+    def program(L: Any) -> Any:
+        L.manual_seed(0)
+        return L.nn.ConvTranspose2d(1, 1, 1)([[[[1.0]]]])
+
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("options", [{}, {"label_smoothing": 0.1}, {"weight": "ones"}])
+def test_an_empty_soft_cross_entropys_mean_is_a_negation_of_nan(options: dict) -> None:
+    """nn fuzzer s39 (call 1705): its node was MulBackward0 (torch: NegBackward0)."""
+    def program(L: Any) -> Any:
+        x = L.zeros(0, 3, 2, requires_grad=True)
+        kw = {k: L.ones(3) if v == "ones" else v for k, v in options.items()}
+        loss = L.nn.functional.cross_entropy(x, L.zeros(0, 3, 2), **kw)
+        return loss, L.autograd.grad(loss, x)
+
+    assert_as_torch(program)

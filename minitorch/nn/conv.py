@@ -16,7 +16,7 @@ from .. import _args, _creation
 from .._tensor import Tensor
 from ..ops.pad import pad
 from . import functional, init
-from .functional_conv import conv_transpose
+from .functional_conv import conv_transpose1d, conv_transpose2d, conv_transpose3d
 from .module import Module
 from .parameter import Parameter
 
@@ -220,9 +220,9 @@ class _ConvTransposeNd(_ConvNd):
     def forward(self, input: Tensor, output_size: Any = None) -> Tensor:
         output_padding = self.output_padding if output_size is None else \
             self._output_padding(input, output_size)
-        return conv_transpose(self._dims, input, self.weight, self.bias,
-                              (self.stride, self.padding, self.dilation), output_padding,
-                              self.groups)
+        transposed = (conv_transpose1d, conv_transpose2d, conv_transpose3d)[self._dims - 1]
+        return transposed(input, self.weight, self.bias, self.stride, self.padding,
+                          output_padding, self.groups, self.dilation)  # (torch's parser too)
 
     def _output_padding(self, input: Tensor, output_size: Any) -> list[int]:
         """torch's ``_output_padding``: the output padding that gives ``output_size`` (its

@@ -1433,8 +1433,8 @@ def _cross_entropy_soft(input: Tensor, target: Tensor, weight: Tensor | None, re
         return -each.sum(dim)
     if reduction == "sum":
         return -each.sum()
-    if input.numel() == 0:  # torch fills its empty mean with nan
-        return -each.sum() * float("nan")
+    if input.numel() == 0:  # torch fills its empty mean with nan (its node: the negation)
+        return -(each.sum() * float("nan"))
     return DivScalar.apply(-each.sum(), input.numel() // classes)
 
 

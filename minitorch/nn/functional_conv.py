@@ -16,6 +16,7 @@ from typing import Any
 
 from .. import _args, _call_form, _creation
 from .._batched import BatchedTensor, Refused
+from .._dtype import result_type
 from .._tensor import Tensor
 from ..ops import pad as _pad
 from ..ops._cascade_sum import get_num_threads
@@ -240,6 +241,16 @@ def _uses_onednn(input: Tensor, weight: Tensor, stride: Any, dilation: Any,
                          or math.prod(image) > 20480)
 
 
+def _empty_path(input: Tensor, weight: Tensor, bias: Tensor | None) -> tuple:
+    """An empty input's operands in the dtype of torch's empty path, which multiplies the
+    input by one element of the weight (so a float16 input stays float16 with a float32
+    weight; an int64 one takes it); the gradients come back in each one's own dtype."""
+    if input.numel() or weight.dtype is input.dtype:
+        return input, weight, bias
+    dt = result_type(input, weight.new_zeros(()))
+    return input.to(dt), weight.to(dt), None if bias is None else bias.to(dt)
+
+
 def _kernel_bias(input: Tensor, bias: Tensor | None) -> Tensor | None:
     """The bias as torch's own kernels add it: one of another dtype (let through where no
     check read it) cast to the input's."""
@@ -320,8 +331,9 @@ def convolution(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None,
     _check_onednn_dtypes(input, weight, bias, stride, dilation, groups)
     _check_kernel_dtype(input, dims, dilation, transposed=False, pointwise=max(
         *weight.shape[2:], *geometry[0], *geometry[1], 1) == 1 and min(geometry[1]) == 0)
-    _args.scalar_type(input.dtype, weight.dtype)  # torch's kernel reads both as the input's
-    bias = _kernel_bias(input, bias)
+    if input.numel():  # torch's kernel reads both as the input's (an empty input: no kernel)
+        _args.scalar_type(input.dtype, weight.dtype)
+    input, weight, bias = _empty_path(input, weight, _kernel_bias(input, bias))
     if dims == 1:  # torch's route: the 2-d convolution of height one
         geometry = tuple((low, *g) for low, g in zip((1, 0, 1), geometry))
         return Convolution1d.apply(input, weight, bias, geometry=geometry, groups=groups)
@@ -412,10 +424,11 @@ def conv_transpose(dims: int, input: Tensor, weight: Tensor, bias: Tensor | None
     out = _transposed_size(tuple(lift(input).shape[2:]), tuple(lift(weight).shape[2:]), seen,
                            seen_padding, onednn, not input.numel())[-dims:]
     _check_kernel_dtype(input, dims, geometry[2], transposed=True)
-    _args.scalar_type(input.dtype, weight.dtype)  # read by the kernel, after the sizes
-    if dims == 3 and bias is not None:  # torch's 3-d kernel reads the bias as the input's
-        _args.scalar_type(input.dtype, bias.dtype)
-    bias = _kernel_bias(input, bias)
+    if input.numel():  # read by the kernel, after the sizes (an empty input: no kernel)
+        _args.scalar_type(input.dtype, weight.dtype)
+    if dims == 3 and bias is not None and input.numel():  # torch's 3-d kernel reads the bias
+        _args.scalar_type(input.dtype, bias.dtype)  # as the input's
+    input, weight, bias = _empty_path(input, weight, _kernel_bias(input, bias))
     return ConvolutionTranspose.apply(input, weight, bias, geometry=geometry, out=out,
                                       groups=groups)
 

@@ -110,6 +110,8 @@ def zero_grad_(params: Iterable[Tensor], set_to_none: bool = True) -> None:
 # what torch lets an uninitialized parameter do (its __torch_function__'s allowed methods)
 _ALLOWED = frozenset({"size", "copy_", "is_complex", "is_floating_point", "half", "float",
                       "double", "long", "int", "to", "cpu", "cuda", "get_device"})
+# the conversions an uninitialized buffer answers with an uninitialized buffer
+_CONVERSIONS = frozenset({"half", "float", "double", "long", "int", "to", "cpu", "cuda"})
 # operators, by the name of torch's method that refuses them (__rsub__ is a Python function)
 _OPERATORS = {"__add__": "add", "__radd__": "add", "__sub__": "sub", "__mul__": "mul",
               "__rmul__": "mul", "__truediv__": "div", "__matmul__": "matmul", "__pow__": "pow",
@@ -207,6 +209,18 @@ class UninitializedBuffer(_Uninitialized, Tensor):
 
     __slots__ = ()
     cls_to_become = Tensor
+
+    def __getattribute__(self, name: str) -> Any:
+        attribute = super().__getattribute__(name)
+        if name not in _CONVERSIONS:
+            return attribute
+
+        def converted(*args: Any, **kwargs: Any) -> Any:  # (torch's mixin hands back its own
+            out = attribute(*args, **kwargs)  # class: a lazy module's .double() keeps it lazy)
+            out.__class__ = type(self)
+            return out
+
+        return converted
 
     def __new__(cls, requires_grad: bool = False, device: Any = None, dtype: Any = None
                 ) -> UninitializedBuffer:

@@ -225,11 +225,11 @@ def _spread(xp: Any, g: Any, shape: tuple, sources: tuple) -> Any:
     lead = shape[:len(shape) - len(sources)]
     index, weight = _corners(xp, sources, spatial, g.dtype)
     k = index.shape[-1]
-    shares = xp.reshape(g, (*lead, -1, 1))
+    shares = xp.reshape(g, (*lead, index.shape[0], 1))  # (no -1: an empty batch)
     shares = shares if weight is None else shares * weight
     out = xp.zeros((*lead, _count(spatial)), dtype=g.dtype)
     values = xp.moveaxis(xp.reshape(xp.broadcast_to(shares, (*lead, index.shape[0], k)),
-                                    (*lead, -1)), -1, 0)
+                                    (*lead, index.shape[0] * k)), -1, 0)
     target = xp.moveaxis(out, -1, 0)  # a view: adding into it fills ``out``
     index_add(xp, target, xp.reshape(index, (-1,)), values)
     return xp.reshape(out, shape)
