@@ -350,3 +350,18 @@ def test_an_empty_soft_cross_entropys_mean_is_a_negation_of_nan(options: dict) -
         return loss, L.autograd.grad(loss, x)
 
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("call", ["F.selu(x)", "F.elu(x, 2.0)", "F.celu(x, 2.0)", "F.elu(x)",
+                                  "L.nn.SELU()(x)"])
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_an_elus_gradient_at_nan_takes_the_positive_branch(call: str, create_graph: bool
+                                                           ) -> None:
+    """nn fuzzer s39 (call 2962): selu's gradient at NaN took the negative branch (alpha *
+    scale); torch's elu_backward takes it where x <= 0 only."""
+    def program(L: Any) -> Any:
+        x = L.tensor([float("nan"), -1.0, 1.0, 0.0, -0.0], requires_grad=True)
+        y = eval(call, {"L": L, "F": L.nn.functional, "x": x})
+        return L.autograd.grad(y.sum(), x, create_graph=create_graph)[0].detach()
+
+    assert_as_torch(program)

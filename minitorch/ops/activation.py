@@ -134,7 +134,7 @@ class Elu(_Activation):
     @staticmethod
     def gradient(g: Tensor, x: Tensor, alpha: float) -> Tensor:
         # torch's second derivative is zero at x = 0: exp sees x only where x < 0
-        return where(x > 0, g, g * alpha * where(x < 0, x, 0.0).exp())
+        return where(x <= 0, g * alpha * where(x < 0, x, 0.0).exp(), g)  # (NaN: positive)
 
     @staticmethod
     def backward_arrays(ctx: Any, g: Any) -> Any:

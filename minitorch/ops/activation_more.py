@@ -54,8 +54,9 @@ class Selu(_Activation):
 
     @staticmethod
     def gradient(g: Tensor, x: Tensor) -> Tensor:
-        return where(x > 0, g * _SELU_SCALE,
-                     g * (_SELU_ALPHA * _SELU_SCALE) * _negative_part(x).exp())
+        # (torch's elu_backward takes the negative branch where x <= 0: NaN is positive)
+        return where(x <= 0, g * (_SELU_ALPHA * _SELU_SCALE) * _negative_part(x).exp(),
+                     g * _SELU_SCALE)
 
 
 class Celu(_Activation):
@@ -70,7 +71,8 @@ class Celu(_Activation):
     def gradient(g: Tensor, x: Tensor, alpha: float) -> Tensor:
         # torch's CeluBackward0 takes 1/alpha from alpha rounded to float32
         input_scale = 1.0 / struct.unpack("f", struct.pack("f", alpha))[0]
-        return where(x > 0, g, g * input_scale * alpha * (_negative_part(x) * input_scale).exp())
+        return where(x <= 0, g * input_scale * alpha * (_negative_part(x) * input_scale).exp(),
+                     g)
 
 
 class Mish(_Activation):
