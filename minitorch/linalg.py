@@ -303,6 +303,7 @@ def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
     tensor(11.)
     """
     _args.tensor_args("linalg_vecdot", (x, "x", 1), (y, "y", 2))
+    dim = _args.integer("linalg_vecdot", dim, "dim", None)
     _check_floating("vecdot", x)  # x's alone, before the two dtypes are compared
     if x.dtype != y.dtype:
         raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found "

@@ -16,6 +16,7 @@ import minitorch
 from . import _args, _call_form
 from ._tensor import Tensor
 from .ops import special_series as _series
+from .ops._out import _write
 from .ops._out import takes_out as _takes_out
 from .ops.pointwise import MulScalar as _MulScalar
 from .ops.special_functions import I1 as _I1
@@ -292,9 +293,8 @@ def ndtr(input: Tensor, *, out: Tensor | None = None) -> Tensor:
     tensor([0.5000])
     """
     _args.tensor_args("special_ndtr", (input, "input", 1))
-    if out is not None:
-        return minitorch.mul(1 + minitorch.erf(input * 0.7071067811865476), 0.5, out=out)
-    return _MulScalar.apply(1 + minitorch.erf(input * 0.7071067811865476), 0.5)  # MulBackward1
+    result = _MulScalar.apply(1 + minitorch.erf(input * 0.7071067811865476), 0.5)  # MulBackward1
+    return result if out is None else _write(result, out)  # (copied into out, as torch's)
 
 
 def _no_grad(name: str, compute: Any, printed: str, argument: str = "input") -> Any:

@@ -365,3 +365,21 @@ def test_an_elus_gradient_at_nan_takes_the_positive_branch(call: str, create_gra
         return L.autograd.grad(y.sum(), x, create_graph=create_graph)[0].detach()
 
     assert_as_torch(program)
+
+
+@pytest.mark.parametrize("call", [
+    "L.inner(L.tensor(2.0, requires_grad=True), L.ones(3), out=L.zeros(3))",
+    "L.inner(L.ones(3, requires_grad=True), L.tensor(2.0), out=L.zeros(3))",
+    "L.inner(L.ones(3, requires_grad=True), L.ones(3), out=L.zeros(()))",
+    "L.special.ndtr(L.ones(3, requires_grad=True), out=L.zeros(5, 7))",
+    "L.special.ndtr(L.ones(3), out=L.zeros(3, dtype=L.long))",
+    "L.special.ndtr(L.ones(3).double(), out=L.zeros(3).half())",
+    "L.linalg.vecdot(L.ones(2, 3), L.ones(2, 3), dim=(0, 0))",
+    "L.linalg.vecdot(L.ones(2, 3), L.ones(2, 3), dim=[0])",
+    "L.linalg.vecdot(L.ones(2, 3), L.ones(2, 3), dim=np.int64(0))",
+    "L.linalg.vecdot(L.ones(2, 3), L.ones(2, 3), dim=L.tensor([0]))"])
+def test_math_fuzzer_s39_out_and_dim_cases_as_torch(call: str) -> None:
+    """Math fuzzer s39: inner of a 0-d operand with out= and a grad ran (torch's is mul's
+    out=, refused); special.ndtr's out= with a grad was refused (torch copies into out:
+    CopyBackwards); linalg.vecdot took a tuple or list dim (torch: an int)."""
+    assert_as_torch(lambda L: eval(call, {"L": L, "np": np}))

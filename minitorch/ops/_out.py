@@ -884,6 +884,8 @@ def _runs(key: str, op: str, args: tuple, kwargs: dict) -> tuple:
         return (None, n == 1) if n in (0, 1) else ("linalg_inv_ex" if n < 0 else "matmul", False)
     if key == "diag" and isinstance(first := args[0] if args else kwargs.get("input"), Tensor):
         return "diagonal_copy" if first.dim() == 2 else "diag_embed", False
+    if key == "inner" and any(isinstance(t, Tensor) and not t.dim() for t in args[:2]):
+        return "mul", False  # (torch's inner of a 0-d operand is mul's out=)
     if key == "linalg_vecdot":
         tensors = (*args[:2], *(kwargs[k] for k in ("x", "y") if k in kwargs))
         return "vdot" if all(t.dim() == 1 for t in tensors) else "sum", False
