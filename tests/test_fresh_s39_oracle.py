@@ -383,3 +383,74 @@ def test_math_fuzzer_s39_out_and_dim_cases_as_torch(call: str) -> None:
     out=, refused); special.ndtr's out= with a grad was refused (torch copies into out:
     CopyBackwards); linalg.vecdot took a tuple or list dim (torch: an int)."""
     assert_as_torch(lambda L: eval(call, {"L": L, "np": np}))
+
+
+@pytest.mark.parametrize("call", [
+    "L.linalg.cross(L.tensor(1.0), L.tensor(2.0))",
+    "L.linalg.cross(L.tensor(1.0), L.tensor(2.0), dim=0)",
+    "L.linalg.cross(L.tensor(1.0), L.tensor(2), dim=5)",
+    "L.cross(L.tensor(1.0), L.tensor(2.0), dim=-1)",
+    "L.linalg.cross(x, L.ones(3), out=x)",
+    "L.linalg.cross(L.ones(3), x, out=x[:])",
+    "L.cross(x, L.ones(3), dim=0, out=x)",
+    "L.linalg.cross(y[:3], L.ones(3), out=y[1:4])",
+    "L.linalg.cross(y[:3], L.ones(3), out=y[3:])",
+    "L.linalg.cross(m, m, out=m.t())",
+    "L.linalg.cross(m[0], L.ones(3), out=m[1])",
+    "L.linalg.cross(x, L.ones(3), out=x.view(L.int32))",
+    "L.linalg.cross(L.ones(3), L.ones(3), out=x[:0])"])
+def test_cross_of_0d_tensors_and_into_an_overlapping_out_as_torch(call: str) -> None:
+    """Math fuzzer s39: cross of 0-d tensors failed inside minitorch (torch: its dim range
+    error for no dims); an out overlapping an input was written (torch refuses it, after
+    out's dtype check)."""
+    def program(L: Any) -> Any:
+        x, y, m = L.ones(3), L.arange(6.0), L.arange(9.0).reshape(3, 3)
+        return eval(call, {"L": L, "x": x, "y": y, "m": m}), x, y, m
+
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("name, shapes", [
+    ("addmv_", ((2,), (2, 3), (3,))), ("addmv_", ((1,), (1, 1), (1,))),
+    ("addr_", ((2, 3), (2,), (3,))), ("addbmm_", ((2, 2), (3, 2, 4), (3, 4, 2))),
+    ("addbmm_", ((1, 1), (2, 1, 1), (2, 1, 1))), ("addbmm_", ((1,), (2, 1, 2), (2, 2, 1))),
+    ("baddbmm_", ((2, 2, 3), (2, 2, 4), (2, 4, 3)))])
+@pytest.mark.parametrize("grads", ["first", "second", "both"])
+@pytest.mark.parametrize("expanded", [False, True])
+def test_an_in_place_product_records_its_factors_history(name: str, shapes: tuple,
+                                                         grads: str, expanded: bool) -> None:
+    """Math fuzzer s39: x.addmv_(A, v), addr_, addbmm_ and baddbmm_ into an x that does not
+    require grad ran without recording, though A or v did (no grad_fn: backward refused)."""
+    def program(L: Any) -> Any:
+        gen = np.random.default_rng(len(name) + sum(map(len, shapes)))
+        x, a, b = (L.tensor(gen.integers(-3, 4, s), dtype=L.float64) for s in shapes)  # (exact:
+        # the point is the graph, not the rounding of addr's and addbmm's sums)
+        if expanded:
+            x = x.reshape(-1)[:1].reshape((1,) * x.dim()).expand(*x.shape) if x.numel() == 1 \
+                else x
+        a.requires_grad_(grads != "second")
+        b.requires_grad_(grads != "first")
+        r = getattr(x, name)(a, b, beta=3, alpha=2)
+        r.sum().backward()
+        return r, type(r.grad_fn).__name__, a.grad, b.grad
+
+    assert_as_torch(program)
+
+
+@pytest.mark.parametrize("call", [
+    "L.mm(L.tensor([[5, 6]], dtype=L.uint8).expand(3, 2), L.zeros(2, 0, dtype=L.uint8), "
+    "out=x)",
+    "L.mm(x, L.ones(2, 0), out=x)", "L.matmul(x, L.ones(2, 0), out=x)",
+    "L.mm(x[:, :0], L.ones(0, 3), out=x)", "L.mm(x, L.ones(2, 2), out=x)"])
+def test_a_product_into_an_aliased_out_of_no_elements_is_torchs(call: str) -> None:
+    """Math fuzzer s39: mm(x, ones(2, 0), out=x) was refused as an aliased out; torch
+    resizes out to no elements first, so nothing is read after being written."""
+    def program(L: Any) -> Any:
+        x = L.ones(3, 2)
+        return eval(call, {"L": L, "x": x}), x
+
+    if call.endswith("L.ones(2, 2), out=x)"):  # minitorch's refusal (torch writes zeros)
+        with pytest.raises(RuntimeError, match="out= shares memory with an input"):
+            program(__import__("minitorch"))
+        return
+    assert_as_torch(program)

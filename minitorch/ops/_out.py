@@ -23,6 +23,7 @@ from .._tensor import (
     Tensor,
     broadcast_pair,
     check_iterator_out,
+    check_no_overlap,
     check_output_shape,
     check_partial_overlap,
     shares_memory,
@@ -1061,6 +1062,21 @@ def _refuse_aliased_out(name: str, args: tuple, kwargs: dict, out: Tensor) -> No
             "and copy the result.")
 
 
+def _refuse_cross_overlap(name: str, args: tuple, kwargs: dict, out: Tensor) -> None:
+    """torch's refusal of a cross product into an ``out`` whose memory overlaps an input's
+    (where both lie densely); minitorch's where they share memory otherwise, as torch's
+    result then depends on its kernel's order of reads and writes.
+
+    >>> x = minitorch.ones(3)
+    >>> minitorch.linalg.cross(x, minitorch.ones(3), out=x)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    RuntimeError: unsupported operation: some elements of the input tensor and the written-to...
+    """
+    for input in _tensors_of((*args, *kwargs.values())):
+        check_no_overlap(out, input)
+    _refuse_aliased_out(name, args, kwargs, out)
+
+
 def _extremum_of_none(name: str, input: Tensor) -> Tensor:
     """torch's ``max(input, out=)`` and ``min``'s of an empty input, whose kernel into out
     checks no size: the reduction's identity (max's lowest value of the dtype, -inf for a
@@ -1346,7 +1362,8 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
                         name=refused)
             else:
                 result = fn(*args, **kwargs)
-        if key in _BLAS_PRODUCTS:  # (once the product's own checks passed)
+        if key in _BLAS_PRODUCTS and result.numel():  # (once the product's own checks
+            # passed; an out resized to no elements is not written)
             _refuse_aliased_out(name, args, kwargs, outs[0])
         if key == "max_all" and result.dtype is not outs[0].dtype is not D.float16:  # torch
             _args.assigned(result.item(), outs[0].dtype)  # fills out: a checked conversion
@@ -1358,6 +1375,8 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
         order = _CHECK_ORDER.get(key, range(len(outs))[::-1 if key in _VECTORS_FIRST else 1])
         checked = {i: _check_written(key, results[i] if copied else results[i].detach(),
                                      outs[i], fields[i]) for i in order}
+        if key in ("cross", "linalg_cross"):  # (its kernel's overlap checks, after out's dtype)
+            _refuse_cross_overlap(name, args, kwargs, outs[0])
         for i, o in enumerate(outs):  # (every dtype checked before any is written)
             _write(results[i] if unimplemented else checked[i], o, not unimplemented)
         if not many:

@@ -54,7 +54,7 @@ def _minor(xp: Any, a: Any, b: Any, c: Any, d: Any) -> Any:
 def _crossed(fn: str, input: Any, other: Any, dim: int) -> Tensor:
     if input.dim() != other.dim():
         raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
-    d = _args.wrap_dim(dim, input.dim())
+    d = _args.wrap_dim(dim, input.dim(), scalar=False)
     if input.shape[d] != 3 or other.shape[d] != 3:
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
                            f"{input.shape[d]} and {other.shape[d]}")

@@ -467,7 +467,8 @@ def _written(name: str, input: Tensor, a: Tensor, b: Tensor, beta: Any, alpha: A
     if name == "addbmm" and tuple(input.shape) != (a.shape[1], b.shape[2]) and \
             not input.requires_grad:
         _grown(input, (a.shape[1], b.shape[2]))
-    return input._inplace(lambda t: op.apply(t, a, b, beta=scales[0], alpha=scales[1]))
+    return input._inplace(lambda t, a, b: op.apply(t, a, b, beta=scales[0], alpha=scales[1]),
+                          a, b, overlap=False)  # (a, b among its operands: recorded by theirs)
 
 
 def _grown(input: Tensor, shape: tuple) -> None:
