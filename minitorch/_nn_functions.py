@@ -138,6 +138,7 @@ def feature_dropout_(input: Tensor, p: float, train: bool) -> Tensor:
     return F._vf_dropout("feature_dropout", input, p, train, True, True, False)
 
 
+@_call_form.parser_types(lower="Number", upper="Number")
 def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
           training: bool = False, generator: Any = None) -> Tensor:
     """``F.rrelu`` under torch's top-level signature (minitorch draws from its global
@@ -149,6 +150,7 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
     return F.rrelu(input, lower, upper, training)
 
 
+@_call_form.parser_types(lower="Number", upper="Number")
 def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
            training: bool = False, generator: Any = None) -> Tensor:
     """In-place ``rrelu``.
@@ -286,6 +288,7 @@ def selu_(input: Tensor) -> Tensor:
     return F.selu(input, inplace=True)  # (torch's node: EluBackward1)
 
 
+@_call_form.parser_types(alpha="Number")
 def celu(input: Tensor, alpha: float = 1.0) -> Tensor:
     """``F.celu``.
 
@@ -295,6 +298,7 @@ def celu(input: Tensor, alpha: float = 1.0) -> Tensor:
     return F.celu(input, alpha)
 
 
+@_call_form.parser_types(alpha="Number")
 def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
     """In-place ``celu``.
 
@@ -314,6 +318,7 @@ def threshold(input: Tensor, threshold: float, value: float) -> Tensor:
     return F.threshold(input, threshold, value)
 
 
+@_call_form.parser_types(threshold="Number", value="Number")
 def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
     """In-place ``threshold``.
 
@@ -380,6 +385,10 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor,
     ...                               minitorch.zeros(1, 2), reduction=1)
     tensor(1.)
     """
+    margin, p, eps, swap, reduction = _args.parsed(
+        "triplet_margin_loss", ("tensor", anchor, "anchor", 1), ("tensor", positive, "positive", 2),
+        ("tensor", negative, "negative", 3), ("float", margin, "margin", 4), ("float", p, "p", 5),
+        ("float", eps, "eps", 6), ("bool", swap, "swap", 7), ("int", reduction, "reduction", 8))[3:]
     return F.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap,
                                  reduction=_reduction("triplet_margin_loss", reduction, 8))
 
