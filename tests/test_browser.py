@@ -40,7 +40,10 @@ def test_demo_notebook_runs_headless(tmp_path, monkeypatch):
     pytest.importorskip("ipywidgets")
     nb = nbformat.read(DEMO, as_version=4)
     monkeypatch.setenv("PYTHONPATH", _pythonpath())  # the kernel imports this checkout
+    from course.integrity import SandboxedKernelManager  # (a client that misses no reply)
+
     nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
+                            kernel_manager_class=SandboxedKernelManager,
                             resources={"metadata": {"path": str(tmp_path)}}).execute()
     graph, stepper = (nb.cells[i].outputs[0]["data"] for i in (2, 3))
     if shutil.which("dot"):

@@ -16,6 +16,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from course.integrity import SandboxedKernelManager
 from tools.build_course import SOLUTIONS, read_source
 
 # (chapter, phrase in the text, printed by a neighbouring cell: a string, or a compiled regex)
@@ -87,6 +88,8 @@ def executed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, nbformat.Not
         def __missing__(self, chapter: str) -> nbformat.NotebookNode:
             nb = read_source(SOLUTIONS / f"{chapter}.py")
             NotebookClient(nb, timeout=300, kernel_name="python3",
+                           kernel_manager_class=SandboxedKernelManager,  # (its prompt client:
+                           # a stock one missed a reply after 04's interact and waited 300 s)
                            resources={"metadata": {"path": str(folder)}}).execute()
             self[chapter] = nb
             return nb
