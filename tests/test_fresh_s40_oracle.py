@@ -6,6 +6,8 @@ or give torch's result. The sweeps loop inside one test each and report every mi
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -73,3 +75,53 @@ def test_an_activations_scalars_are_numbers_to_torchs_parser(call: str) -> None:
     """Own fuzzer s40 seed 5: a scalar of rrelu, celu_ or threshold_ refused with a stray
     keyword (or a missing argument) was named 'float'; torch's parser says 'Number'."""
     assert_as_torch(lambda L: eval(call, {"L": L, "np": np}))
+
+
+@pytest.mark.parametrize("call", [
+    "L.clamp(L.tensor(-0.8), L.tensor(-2.7939), 0, out=L.zeros(()))",
+    "L.clamp(x, 0.5, L.tensor(1), out=L.zeros(2))",
+    "L.clip(x, L.tensor(0.5), 1, out=L.zeros(2))",
+    "L.clamp(x, min=L.tensor(0.5), max=1, out=L.zeros(2))",
+    "L.clip(x, L.tensor(0.5, requires_grad=True), 1, out=L.zeros(2))",
+    "L.clip(x, L.tensor([0.5]), 1, out=L.zeros(2))",
+    "L.clamp(n, min=L.tensor(0.5), max=1, out=L.zeros(2, dtype=L.long))",
+    "L.clamp(n, L.tensor(2 ** 40), 1, out=L.zeros(2, dtype=L.int32))",
+    "L.clamp(n, L.tensor(2 ** 40), max=1, out=L.zeros(2, dtype=L.int32))",
+    "L.clamp(n, None, L.tensor(1), out=L.zeros(2, dtype=L.int32))",
+    "L.clamp(n.int(), L.tensor(2), L.tensor(1), out=L.zeros(2, dtype=L.int32))"])
+def test_a_0d_bound_next_to_a_number_is_a_number_with_out_too(call: str) -> None:
+    """Math fuzzer s40 (seed 3903): clamp(x, tensor(-2.8), 0, out=o) was refused as an
+    invalid combination; torch's parser reads a 0-d bound that needs no grad, next to a
+    number, as a number, with out= as without (and checks out as it does for numbers)."""
+    def program(L: Any) -> Any:
+        x, n = L.tensor([-0.8, 3.0]), L.tensor([-1, 3])
+        return eval(call, {"L": L, "x": x, "n": n})
+
+    assert_as_torch(program)
+
+
+LAYOUT_OPS = ["L.mul(a, b)", "L.add(a, b)", "L.sub(a, b, alpha=2)", "L.div(a, b)",
+              "L.maximum(a, b)", "L.eq(a, b)", "L.logical_or(a, b)", "L.bitwise_and(a, b)",
+              "L.atan2(a, b)", "L.kron(a, b)"]
+
+
+@pytest.mark.parametrize("dtypes", [("int32", "bool"), ("float32", "int64"),
+                                    ("int8", "int16"), ("float64", "float32")])
+def test_an_elementwise_result_is_laid_out_by_its_operands_before_their_cast(
+        dtypes: tuple) -> None:
+    """Math fuzzer s40 (seed 3903): int32.kron(expanded bool) was refused (the product's
+    view failed): minitorch laid the product out by the bool operand's cast copy, which had
+    lost its zero strides; torch's TensorIterator reads the operands as given."""
+    def program(L: Any, call: str) -> Any:
+        a = L.tensor([[-4], [4]]).to(getattr(L, dtypes[0])).reshape(2, 1, 1, 1)
+        b = L.tensor([[0, 0, 1]]).to(getattr(L, dtypes[1])).expand(2, 3).reshape(1, 2, 1, 3)
+        out = eval(call, {"L": L, "a": a, "b": b})
+        return out, out.stride()
+
+    found = []
+    for call in LAYOUT_OPS:
+        try:
+            assert_as_torch(lambda L, call=call: program(L, call))
+        except AssertionError as error:
+            found.append(f"{call}: {error}")
+    assert not found, "\n".join(found)

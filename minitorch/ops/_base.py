@@ -14,7 +14,7 @@ from .._dtype import bool as bool_
 from .._dtype import check_unsigned, dtype, result_type, wrapped
 from .._tensor import Tensor, sum_to
 from ..autograd.function import Function
-from ..backend import array_dtype, to_device
+from ..backend import array_dtype, to_device, torch_layout
 
 __all__ = [
     "INPUT_SIZES",
@@ -188,6 +188,21 @@ def cast_operands(a: Any, b: Any) -> tuple[Any, Any, dtype]:
     dt = result_type(a, b)
     check_unsigned(a, b)
     return _as(a, dt), _as(b, dt), dt
+
+
+def iterator_layout(out: Any, a: Any, b: Any, x: Any, y: Any) -> Any:
+    """``out``, an element-wise result of ``a`` and ``b``, laid out as torch's TensorIterator
+    lays it out: by the operands as given (``x`` and ``y``, their arrays from
+    :func:`cast_operands`, are copies where cast, which lose an expanded operand's zero
+    strides).
+
+    >>> import minitorch
+    >>> b = minitorch.tensor([[True, False, True]]).expand(2, 3).reshape(1, 2, 1, 3)
+    >>> (minitorch.ones(2, 1, 1, 1, dtype=minitorch.int32) * b).stride()
+    (6, 3, 3, 1)
+    """
+    return torch_layout(out, *(t._data if isinstance(t, Tensor) else v
+                               for t, v in ((a, x), (b, y))))
 
 
 def _as(value: Any, dt: dtype) -> Any:

@@ -1209,6 +1209,21 @@ def _lacks_required(fn: Callable, args: tuple, kwargs: dict) -> bool:
     return any(r not in given for r in required)
 
 
+def _bounds_read(name: str, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    """clamp's and clip's bounds as torch's parser reads them: a 0-d tensor that does not
+    require grad, next to a number, is a number (the Number overload; as
+    :func:`pointwise.clamp_bounds`)."""
+    keys = [k for k in ("min", "max") if k in kwargs]
+    bounds = [*args[1:3], *(kwargs[k] for k in keys)]
+    given = [b for b in bounds if b is not None]
+    if name not in ("clamp", "clip") or len({isinstance(b, Tensor) for b in given}) < 2:
+        return args, kwargs
+    read = [b.item() if isinstance(b, Tensor) and not b.dim() and not b.requires_grad else b
+            for b in bounds]
+    return (*args[:1], *read[:len(args[1:3])], *args[3:]), {
+        **kwargs, **dict(zip(keys, read[len(args[1:3]):]))}
+
+
 def _clamp_parsed(fn: Callable, name: str, args: tuple, kwargs: dict, out: Any) -> None:
     """torch's parser on a clamp's bounds, before anything out= is checked for: each a
     tensor or a number (clamp's and clip's of one kind, numbers within what it reads); its
@@ -1301,6 +1316,8 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
     def with_out(*args: Any, out: Any = None, **kwargs: Any) -> Any:
         if out is None or _lacks_required(fn, args, kwargs):  # (the parser stops there)
             return fn(*args, **kwargs)
+        if name in _CLAMPS:  # (which overload: after a 0-d tensor reads as a number)
+            args, kwargs = _bounds_read(name, args, kwargs)
         if name == "bucketize" and args and not isinstance(args[0], Tensor):
             return fn(*args, out=out, **kwargs)  # its Number overload has no out: refused
         if kind == "extremum" and isinstance(out, (tuple, list)) and len(args) > 1 and \

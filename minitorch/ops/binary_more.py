@@ -16,9 +16,9 @@ from typing import Any
 from .. import _args, _call_form
 from .._dtype import check_unsigned, float64, get_default_dtype
 from .._tensor import Tensor
-from ..backend import array_dtype, cpu_math, half_via_float, torch_layout
+from ..backend import array_dtype, cpu_math, half_via_float
 from . import pointwise
-from ._base import Op, cast_operands, example, public_binary, wrap
+from ._base import Op, cast_operands, example, iterator_layout, public_binary, wrap
 from .pointwise import (
     _meta,
     _NoDerivative,
@@ -82,7 +82,7 @@ class _Binary(Op):
             x, y, _ = cast_operands(a, b)
         else:
             x, y = _floating_operands(cls._profile_name[6:], a, b, cls.integers)
-        return torch_layout(cls.compute(a._xp, x, y), x, y)
+        return iterator_layout(cls.compute(a._xp, x, y), a, b, x, y)
 
     @classmethod
     def backward(cls, ctx: Any, g: Tensor) -> tuple:

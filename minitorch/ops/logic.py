@@ -17,8 +17,8 @@ from .. import _args, _call_form
 from .._dtype import check_unsigned, get_default_dtype, result_type
 from .._tensor import Tensor, broadcast_pair, check_inplace_operands
 from ..autograd import grad_mode
-from ..backend import array_dtype, c_order, quiet, torch_layout
-from ._base import cast_operands, wrap
+from ..backend import array_dtype, c_order, quiet
+from ._base import cast_operands, iterator_layout, wrap
 from .pointwise import _tensor_operand, logical, shift
 
 __all__ = ["bitwise_and", "bitwise_left_shift", "bitwise_not", "bitwise_or",
@@ -37,8 +37,9 @@ def _logical(name: str) -> Any:
         broadcast_pair(input, other)
         x, y, _ = cast_operands(input, other)
         xp = input._xp
-        return wrap(torch_layout(getattr(xp, f"logical_{name}")(_truth(xp, x), _truth(xp, y)),
-                                 x, y))
+        return wrap(iterator_layout(getattr(xp, f"logical_{name}")(_truth(xp, x),
+                                                                   _truth(xp, y)),
+                                    input, other, x, y))
 
     fn.__name__ = f"logical_{name}"
     fn.__doc__ = (f"Element-wise logical {name} of the truth (non-zero) of two tensors.\n\n"

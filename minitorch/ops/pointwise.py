@@ -42,7 +42,16 @@ from ..backend import (
     zero_where,
 )
 from . import _fused
-from ._base import Op, cast_operands, check_same_device, check_unsigned, kept, like, wrap
+from ._base import (
+    Op,
+    cast_operands,
+    check_same_device,
+    check_unsigned,
+    iterator_layout,
+    kept,
+    like,
+    wrap,
+)
 from ._out import takes_out_elementwise
 from ._softmax_order import torch_pow, torch_sigmoid
 
@@ -90,7 +99,7 @@ def _binary(ufunc_name: str, a: Any, b: Any) -> Tensor:
     check_broadcast(a, b)
     xp = namespace((a if isinstance(a, Tensor) else b)._data)
     out = getattr(xp, ufunc_name)(x, y)
-    return wrap(out if out.ndim < 2 else torch_layout(out, x, y))  # (a call fewer: hot path)
+    return wrap(out if out.ndim < 2 else iterator_layout(out, a, b, x, y))  # (a call fewer)
 
 
 def _half_by_one_value(ufunc_name: str, a: Any, b: Any) -> Tensor | None:
@@ -242,7 +251,7 @@ def _binary_scaled(a: Tensor, b: Tensor, alpha: Number) -> Tensor:
     check_same_device(a, b)
     check_broadcast(a, b)
     x, y, _dt = cast_operands(a, b)
-    return wrap(torch_layout(_fused.add_scaled(a._xp, x, y, alpha), x, y))
+    return wrap(iterator_layout(_fused.add_scaled(a._xp, x, y, alpha), a, b, x, y))
 
 
 class Sub(Op):
@@ -388,7 +397,7 @@ class Div(Op):
             ctx.scalar = None if ctx.b else b
         check_broadcast(a, b)
         half = _half_by_one_value("divide", a, b)
-        return wrap(torch_layout(a._xp.divide(x, y), x, y)) if half is None else half
+        return wrap(iterator_layout(a._xp.divide(x, y), a, b, x, y)) if half is None else half
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -1106,7 +1115,8 @@ class _Extremum(Op):
         ctx.save_for_backward(b, a)
         x, y, _dt = cast_operands(a, b)
         check_broadcast(a, b)
-        return wrap(torch_layout(keep_ties(a._xp, x, getattr(a._xp, cls.ufunc)(x, y)), x, y))
+        return wrap(iterator_layout(keep_ties(a._xp, x, getattr(a._xp, cls.ufunc)(x, y)), a, b,
+                                    x, y))
 
     @classmethod
     def backward(cls, ctx: Any, g: Tensor) -> tuple:
@@ -1141,7 +1151,7 @@ def compare(name: str, a: Any, b: Any) -> Tensor:
     x, y, _ = cast_operands(a, b)
     check_broadcast(a, b)
     xp = (a if isinstance(a, Tensor) else b)._xp
-    return wrap(torch_layout(getattr(xp, _COMPARISONS[name])(x, y), x, y))
+    return wrap(iterator_layout(getattr(xp, _COMPARISONS[name])(x, y), a, b, x, y))
 
 
 def logical(name: str, a: Tensor, b: Any) -> Tensor:
@@ -1154,7 +1164,7 @@ def logical(name: str, a: Tensor, b: Any) -> Tensor:
     if dt.is_floating_point:
         raise _args.not_implemented(f"bitwise_{name}_cpu", dt)
     op = {"and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor"}[name]
-    return wrap(torch_layout(getattr(xp, op)(x, y), x, y))
+    return wrap(iterator_layout(getattr(xp, op)(x, y), a, b, x, y))
 
 
 def shift(name: str, a: Any, b: Any) -> Tensor:
