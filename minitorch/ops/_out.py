@@ -1210,18 +1210,18 @@ def _lacks_required(fn: Callable, args: tuple, kwargs: dict) -> bool:
 
 
 def _bounds_read(name: str, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
-    """clamp's and clip's bounds as torch's parser reads them: a 0-d tensor that does not
-    require grad, next to a number, is a number (the Number overload; as
-    :func:`pointwise.clamp_bounds`)."""
+    """clamp's and clip's bounds, by position or keyword, as torch's parser reads them
+    (:func:`pointwise.bounds_as_numbers`)."""
+    from .pointwise import bounds_as_numbers  # (pointwise imports this module)
+
     keys = [k for k in ("min", "max") if k in kwargs]
     bounds = [*args[1:3], *(kwargs[k] for k in keys)]
-    given = [b for b in bounds if b is not None]
-    if name not in ("clamp", "clip") or len({isinstance(b, Tensor) for b in given}) < 2:
+    if name not in ("clamp", "clip") or len(bounds) != 2:
         return args, kwargs
-    read = [b.item() if isinstance(b, Tensor) and not b.dim() and not b.requires_grad else b
-            for b in bounds]
-    return (*args[:1], *read[:len(args[1:3])], *args[3:]), {
-        **kwargs, **dict(zip(keys, read[len(args[1:3]):]))}
+    read = bounds_as_numbers(*bounds)
+    positional = len(args[1:3])
+    return (*args[:1], *read[:positional], *args[3:]), {
+        **kwargs, **dict(zip(keys, read[positional:]))}
 
 
 def _clamp_parsed(fn: Callable, name: str, args: tuple, kwargs: dict, out: Any) -> None:

@@ -1521,10 +1521,7 @@ def clamp_bounds(fn: str, low: Any, high: Any, input: Tensor | None = None) -> t
     next to a number is read as a number, unless it requires grad: the (Number min, Number
     max) overload), else no overload matches; then numbers past int64 overflow, right to
     left."""
-    low, high = _args.numpy_scalar(low), _args.numpy_scalar(high)
-    if low is not None and high is not None and isinstance(low, Tensor) != isinstance(high, Tensor):
-        low, high = (b.item() if isinstance(b, Tensor) and not b.dim() and not b.requires_grad
-                     else b for b in (low, high))
+    low, high = bounds_as_numbers(_args.numpy_scalar(low), _args.numpy_scalar(high))
     given = tuple(b for b in (low, high) if b is not None)
     if not all(isinstance(b, (Tensor, int, float, complex)) for b in given) or \
             len({isinstance(b, Tensor) for b in given}) > 1:
@@ -1534,6 +1531,19 @@ def clamp_bounds(fn: str, low: Any, high: Any, input: Tensor | None = None) -> t
                         name, position)
                        for position, (name, b) in enumerate((("min", low), ("max", high)), 1)))
     return low, high
+
+
+def bounds_as_numbers(low: Any, high: Any) -> tuple:
+    """clamp's two bounds with a 0-d tensor that does not require grad, given next to a
+    number, read as a number: torch's parser takes the (Number min, Number max) overload.
+
+    >>> bounds_as_numbers(minitorch.tensor(2), 5), bounds_as_numbers(minitorch.tensor(2), None)
+    ((2, 5), (tensor(2), None))
+    """
+    if low is None or high is None or isinstance(low, Tensor) == isinstance(high, Tensor):
+        return low, high
+    return tuple(b.item() if isinstance(b, Tensor) and not b.dim() and not b.requires_grad
+                 else b for b in (low, high))
 
 
 def clamp_result_type(input: Tensor, low: Any, high: Any) -> None:
