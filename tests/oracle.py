@@ -155,6 +155,22 @@ def assert_as_torch(program: Callable[[Any], Any],
         assert_alike(program(mt), program(torch), compare)
 
 
+def mismatches(programs: dict[str, Callable[[Any], Any]]) -> list[str]:
+    """Each program (by its name) whose run under minitorch is not torch's
+    (:func:`assert_as_torch`), with how: a sweep reports them all at once.
+
+    >>> mismatches({"sum": lambda L: L.ones(2).sum()})
+    []
+    """
+    found = []
+    for name, program in programs.items():
+        try:
+            assert_as_torch(program)
+        except AssertionError as error:
+            found.append(f"{name}: {error}")
+    return found
+
+
 def assert_conv_bits(got: np.ndarray, want: np.ndarray) -> None:
     """A float32 convolution's result equal to torch's to the bit where minitorch repeats
     oneDNN's kernels (AVX-512 CPUs, ``ops._conv_order``); elsewhere oneDNN takes kernels of

@@ -6,13 +6,12 @@ or give torch's result. The sweeps loop inside one test each and report every mi
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
 
-from tests.oracle import assert_as_torch
+from tests.oracle import assert_as_torch, mismatches
 
 BAD = {"list": "[1]", "tensor": "L.ones(1)", "float": "0.5", "None": "None", "str": "'a'",
        "bool": "True", "numpy float": "np.float64(1.0)", "big int": "2 ** 64"}
@@ -46,24 +45,13 @@ def _loss_calls(name: str) -> list[str]:
     return calls
 
 
-def _mismatches(programs: dict[str, Callable[[Any], Any]]) -> list[str]:
-    """Each program (by its name) whose run under minitorch is not torch's, with how."""
-    found = []
-    for name, program in programs.items():
-        try:
-            assert_as_torch(program)
-        except AssertionError as error:
-            found.append(f"{name}: {error}")
-    return found
-
-
 @pytest.mark.parametrize("name", list(LOSSES))
 def test_a_c_loss_parses_every_argument_as_torchs_parser(name: str) -> None:
     """Own scan s40: torch.triplet_margin_loss(a, p, n, [1]) failed inside F's Python
     ('<=' not supported between list and int); torch's parser refuses the margin's type."""
     calls = {call: lambda L, call=call: eval(call, {"L": L, "np": np})
              for call in _loss_calls(name)}
-    assert not (found := _mismatches(calls)), "\n".join(found)
+    assert not (found := mismatches(calls)), "\n".join(found)
 
 
 @pytest.mark.parametrize("call", [
@@ -123,4 +111,4 @@ def test_an_elementwise_result_is_laid_out_by_its_operands_before_their_cast(
         return out, out.stride()
 
     calls = {call: lambda L, call=call: program(L, call) for call in LAYOUT_OPS}
-    assert not (found := _mismatches(calls)), "\n".join(found)
+    assert not (found := mismatches(calls)), "\n".join(found)
