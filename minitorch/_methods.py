@@ -44,6 +44,7 @@ from ._tensor import (
     check_partial_overlap,
     expanded,
     expanded_shape,
+    same_data,
     view_refusal,
     warn_expanded,
 )
@@ -830,9 +831,11 @@ def copy_(self: Tensor, other: Any, non_blocking: bool = False) -> Tensor:
     if not isinstance(other, Tensor):
         other = _wrapped_number("copy_", other)
     check_inplace_allowed(self, other)  # autograd's refusals come before the kernel's
-    check_internal_overlap(self)
+    same = same_data(self, other)  # nothing to write: an expanded self is no matter
+    if not same:
+        check_internal_overlap(self)
     _check_output_shape(self, other)
-    return self._inplace(inplace.Copy.apply, other)
+    return self._inplace(inplace.Copy.apply, other, fills=same)
 
 
 def _check_output_shape(self: Tensor, other: Tensor) -> None:
@@ -923,6 +926,7 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
     if isinstance(value, Tensor):  # its shape and dtype before the indices' values
         value = indexing.check_value_shape(self, parts, value)
     indexing.check_bounds(self, parts)
+    indices = tuple(p for p in indexing.key_parts(key) if isinstance(p, Tensor) and p.dim())
     key = indexing.readable_key(self, parts)
     if all(k is None or k is Ellipsis or isinstance(k, (int, slice)) for k in key):
         whole = key if any(k is Ellipsis for k in key) else (*key, Ellipsis)  # (the array
@@ -940,8 +944,9 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
         self.dtype.is_floating_point or _write_name(self, key, given) != "aten::copy_")  # an
     with grad_mode._recording(recorded):  # integer or bool tensor)
         self._inplace(_write_op(self, key, dims).apply, value, key=key, overlap=False,
-                      fills=True)  # (torch's index_put_ writes the places it names, into an
-    # expand too; the whole tensor's overlap is not torch's check: the written part's is)
+                      fills=True, indices=indices)  # (torch's index_put_ writes the places
+    # it names, into an expand too; the whole tensor's overlap is not torch's check: the
+    # written part's is)
 
 
 def _basic_view_op(self: Tensor, parts: tuple) -> str | None:

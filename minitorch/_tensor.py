@@ -1635,6 +1635,19 @@ def check_iterator_out(out: Tensor, operands: Any) -> None:
         check_output_shape(out.shape, broadcast_shapes(*(t.shape for t in tensors)))
 
 
+def same_data(a: Tensor, b: Any) -> bool:
+    """Whether ``b`` is a tensor showing ``a``'s memory in ``a``'s layout and dtype: torch's
+    copy_ then has nothing to write, and checks nothing (not even an expanded ``a``).
+
+    >>> x = minitorch.zeros(1)
+    >>> same_data(x.expand(2), x.expand(2)), same_data(x, x.clone())
+    (True, False)
+    """
+    return isinstance(b, Tensor) and a.dtype is b.dtype and a._data.shape == b._data.shape \
+        and backend.address(a._data) == backend.address(b._data) \
+        and backend.element_strides(a._data) == backend.element_strides(b._data)
+
+
 def expanded(t: Tensor) -> bool:
     """Whether elements of ``t`` share memory, as an expanded tensor's do (torch's
     ``has_internal_overlap`` answering Yes).

@@ -17,6 +17,7 @@ device(type='cpu')
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import math
 import re
@@ -469,11 +470,37 @@ def view_key(root: Any, view: Any) -> tuple:
                        or (table[where] < 0).any()):
         raise RuntimeError("minitorch cannot locate this view in its base's memory, so it "
                            "cannot record an in-place operation on it; clone() it first.")
-    if root.ndim == 0 and view.size:  # no dim to index: the one element, under new axes
-        return (None,) * view.ndim
     flat = table[where] if where.size else np.zeros(view.shape, int)
     xp = namespace(root)
+    if root.ndim == 0:  # no dim to index: places in its 1-d view of one (:func:`one_element`)
+        return (xp.asarray(flat),)
     return tuple(xp.asarray(k) for k in np.unravel_index(flat, root.shape))
+
+
+def one_element(array: Any, key: Any) -> bool:
+    """Whether ``key`` indexes ``array`` as its 1-d form of one element: a 0-d array by an
+    integer array (:func:`view_key`'s places in it).
+
+    >>> one_element(np.array(5.), (np.zeros((2, 1), int),))
+    True
+    """
+    return getattr(array, "ndim", None) == 0 and isinstance(key, tuple) and any(
+        getattr(getattr(k, "dtype", None), "kind", "") in "iu" for k in key)
+
+
+def _written_through_one_element(write: Callable[..., None]) -> Callable[..., None]:
+    """``write(xp, target, key, values)`` into the 1-d form of a 0-d ``target`` where the key
+    reads it so (:func:`one_element`), then back (another library's reshape may copy)."""
+    @functools.wraps(write)
+    def written(xp: ModuleType, target: Any, key: Any, values: Any, *args: Any) -> None:
+        if not one_element(target, key):
+            return write(xp, target, key, values, *args)
+        flat = xp.reshape(target, (1,))
+        write(xp, flat, key, values, *args)
+        target[...] = xp.reshape(flat, ())
+        return None
+
+    return written
 
 
 def reinterpret(array: Any, dtype: Any) -> Any:
@@ -1035,6 +1062,7 @@ def index_add(xp: ModuleType, target: Any, index: Any, values: Any) -> None:
 _CUPYX_SCATTERS = {"add": "scatter_add", "maximum": "scatter_max", "minimum": "scatter_min"}
 
 
+@_written_through_one_element
 def index_reduce(xp: ModuleType, target: Any, index: Any, values: Any, op: str) -> None:
     """``target[index] = op(target[index], values)``, each repeated index taking its values
     in turn: the scatter of ``op``, one of numpy's ufuncs ``add``, ``multiply``,
@@ -1058,6 +1086,8 @@ def index_reduce(xp: ModuleType, target: Any, index: Any, values: Any, op: str) 
 def getitem(xp: ModuleType, array: Any, key: Any) -> Any:
     """``array[key]`` with numpy's rules, also for integer arrays mixed with slices (the
     standard allows integer arrays only together with integers)."""
+    if one_element(array, key):
+        array = xp.reshape(array, (1,))
     if xp is np:
         return array[key]
     if _native(xp, key):
@@ -1128,6 +1158,7 @@ def write_diagonal(xp: ModuleType, target: Any, values: Any, offset: int, axis1:
     setitem(xp, target, key, xp.moveaxis(values, -1, at))
 
 
+@_written_through_one_element
 def setitem(xp: ModuleType, target: Any, key: Any, values: Any) -> None:
     """``target[key] = values`` with numpy's rules (values cast to the target's dtype), also
     for integer-array (fancy) keys."""

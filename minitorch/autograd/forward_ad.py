@@ -670,9 +670,10 @@ def _write_tangent(t: T.Tensor, level: int, new: T.Tensor) -> None:
             and t._base.__dict__.get("_fw_tangents", {}).get(level) is None:
         base = t._base
         give(base, level, _zeros(base))
-        from ..backend import view_key
+        from ..backend import namespace, setitem, view_key
 
-        base._fw_tangents[level]._data[view_key(base._data, t._data)] = new._data
+        tangent = base._fw_tangents[level]._data
+        setitem(namespace(tangent), tangent, view_key(base._data, t._data), new._data)
         new = new.to(base.dtype)
     if own is None or own.requires_grad:
         give(t, level, new)

@@ -807,9 +807,12 @@ def refuse_changed(tensor: Tensor, version: int, creator: Node | None = None,
             name = head if overload == "0" else head + overload
         which = f", which is output {nr} of {name},"
     shape = ", ".join(str(s) for s in tensor.shape)
+    kind = f"torch.{tensor.dtype.legacy}Tensor"
+    if tensor.dtype.legacy == "Bool":  # (torch's type string has no legacy class for bool)
+        kind = f"{'CUDA' if tensor.is_cuda else 'CPU'}BoolType"
     raise RuntimeError(
         "one of the variables needed for gradient computation has been modified by an inplace "
-        f"operation: [torch.{tensor.dtype.legacy}Tensor [{shape}]]{which} is at "
+        f"operation: [{kind} [{shape}]]{which} is at "
         f"version {now}; expected version {version} instead. {_anomaly_hint()}"
     )
 

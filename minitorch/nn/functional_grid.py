@@ -190,8 +190,10 @@ class GridSampler2d(Op):
         wanted = [t for t, need in zip((input, grid), needs) if need]
         with grad_mode.enable_grad():
             out = _sampled(input, grid, *ctx.settings)
-        grads = autograd.grad(out, wanted, g, create_graph=grad_mode.is_grad_enabled(),
-                              allow_unused=True)  # nearest: the grid's gradient is zero
+        grads = [None] * len(wanted)  # nearest: the grid's gradient is zero
+        if out.requires_grad:  # (nearest from the grid alone: no graph at all)
+            grads = autograd.grad(out, wanted, g, create_graph=grad_mode.is_grad_enabled(),
+                                  allow_unused=True)
         grads = iter([t.new_zeros(t.shape) if d is None else d for t, d in zip(wanted, grads)])
         return tuple(next(grads) if need else None for need in needs)
 

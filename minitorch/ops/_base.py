@@ -23,12 +23,14 @@ __all__ = [
     "array_of",
     "c_ints",
     "cast_operands",
+    "check_indices",
     "check_same_device",
     "example",
     "kept",
     "like",
     "public_binary",
     "public_unary",
+    "save_indices",
     "sum_to",
     "wrap",
     "written_dims",
@@ -43,6 +45,19 @@ class Op(Function):
     # masks, conditions: never differentiable), left out of its next_functions
     records_integer_writes = True  # written in place into an integer or bool tensor by a
     # value that requires grad, recorded as torch records it (copy_ is not: it checks)
+
+
+def save_indices(ctx: Any, *indices: Tensor | None) -> None:
+    """Save the index tensors an op's key reads (its arrays are their memory), as torch's node
+    saves its index: a write into one is refused when backward unpacks them
+    (``ctx.saved_tensors``), where reading the changed memory would give wrong gradients."""
+    ctx.save_for_backward(*(i for i in indices if isinstance(i, Tensor)))
+
+
+def check_indices(ctx: Any) -> None:
+    """Unpack what :func:`save_indices` saved, at backward: torch's refusal where one of them
+    was written since."""
+    _ = ctx.saved_tensors
 
 
 wrap = Tensor._make

@@ -399,6 +399,8 @@ def with_out_keyword(fn: Callable, name: str) -> Callable:
                 _check_out_dtype(name, input, None, out)
             result = fn(*args, **kwargs)
             _check_out_dtype(name, input, result, out)
+            if name == "nan_to_num" and not input.dtype.is_floating_point:
+                return input  # torch copies it into out as it is (into itself: nothing)
             if name == "conj_physical" and result is input and input.requires_grad and \
                     grad_mode._state.grad_enabled:
                 from .pointwise import ConjPhysicalOut  # (pointwise imports this module)

@@ -53,26 +53,27 @@ def _floating_operands(name: str, a: Tensor, b: Any, integers: bool) -> tuple:
 
 
 class _Binary(Op):
-    """Both inputs and the result saved; ``compute(xp, x, y)`` on arrays,
-    ``gradients(g, a, b, result)``. Integer operands are computed in the default float
-    (``integers``), refused (False), or kept (``"kept"``). They are saved in the order of
-    ``saved_names`` (torch's), those torch does not save after them."""
+    """``compute(xp, x, y)`` on arrays, ``gradients(g, a, b, result)``, each of the three
+    None unless torch saves it (``saved_names``, in torch's order: a write into a tensor it
+    does not save is no matter to backward). Integer operands are computed in the default
+    float (``integers``), refused (False), or kept (``"kept"``)."""
 
     integers: bool | str = True
+    # the roles each input's gradient reads, where torch saves them only for it (None: each
+    # reads all of ``saved_names``)
+    reads: tuple[tuple[str, ...], tuple[str, ...]] | None = None
 
     @classmethod
     def forward(cls, ctx: Any, a: Tensor, b: Tensor) -> Tensor:
         out = wrap(cls.result(a, b))
         ctx.a, ctx.b = _meta(a), _meta(b)
         given = {"self": a, "other": b, "result": out}
-        ctx.save_for_backward(*(given[role] for role in cls._saving_order()))
+        reads = cls.reads or (cls.saved_names,) * 2
+        wanted = {role for need, roles in zip(ctx.needs_input_grad, reads) if need
+                  for role in roles}
+        ctx.save_for_backward(*(given[role] if role in wanted else None
+                                for role in cls.saved_names))
         return out
-
-    @classmethod
-    def _saving_order(cls) -> tuple:
-        """The roles of the saved tensors: torch's names first, then minitorch's others."""
-        return (*cls.saved_names,
-                *(role for role in ("self", "other", "result") if role not in cls.saved_names))
 
     @classmethod
     def result(cls, a: Tensor, b: Tensor) -> Any:
@@ -86,8 +87,8 @@ class _Binary(Op):
 
     @classmethod
     def backward(cls, ctx: Any, g: Tensor) -> tuple:
-        saved = dict(zip(cls._saving_order(), ctx.saved_tensors))
-        a, b, out = saved["self"], saved["other"], saved["result"]
+        saved = dict(zip(cls.saved_names, ctx.saved_tensors))
+        a, b, out = saved.get("self"), saved.get("other"), saved.get("result")
         grad_a, grad_b = cls.gradients(g, a, b, out)
         return (_reduce(grad_a, ctx.a) if ctx.needs_input_grad[0] else None,
                 _reduce(grad_b, ctx.b) if ctx.needs_input_grad[1] else None)
@@ -96,6 +97,7 @@ class _Binary(Op):
 class Hypot(_Binary):
     node_name = "HypotBackward0"
     saved_names = ("other", "self", "result")
+    reads = (("self", "result"), ("other", "result"))
     _profile_name = "aten::hypot"
     integers = False
 
@@ -104,8 +106,8 @@ class Hypot(_Binary):
         return xp.hypot(x, y)
 
     @staticmethod
-    def gradients(g: Tensor, a: Tensor, b: Tensor, out: Tensor) -> tuple:
-        return g * a / out, g * b / out
+    def gradients(g: Tensor, a: Tensor | None, b: Tensor | None, out: Tensor) -> tuple:
+        return None if a is None else g * a / out, None if b is None else g * b / out
 
 
 class Atan2(_Binary):
@@ -213,6 +215,7 @@ def _copysign_gradient(g: Tensor, a: Tensor, out: Tensor) -> Tensor:
 class Copysign(_Binary):
     node_name = "CopysignBackward0"
     saved_names = ("self", "result")
+    reads = (("self", "result"), ("result",))  # (torch keeps the result for other's zero)
     _profile_name = "aten::copysign"
 
     @staticmethod
@@ -220,8 +223,8 @@ class Copysign(_Binary):
         return xp.copysign(x, y)
 
     @staticmethod
-    def gradients(g: Tensor, a: Tensor, b: Tensor, out: Tensor) -> tuple:
-        return _copysign_gradient(g, a, out), zero_grad(g, None)
+    def gradients(g: Tensor, a: Tensor | None, b: None, out: Tensor | None) -> tuple:
+        return None if a is None else _copysign_gradient(g, a, out), zero_grad(g, None)
 
 
 class CopysignScalar(Op):

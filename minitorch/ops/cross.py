@@ -26,8 +26,9 @@ class LinalgCross(Op):
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, b: Tensor, *, dim: int) -> Tensor:
-        ctx.dim = dim
-        ctx.save_for_backward(a, b)
+        ctx.dim, ctx.shapes = dim, (a.shape, b.shape)
+        need_a, need_b = ctx.needs_input_grad  # each saved for the other's gradient, as torch
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
         xp, shape = a._xp, broadcast_pair(a, b)
         x, y = xp.broadcast_to(a._data, shape), xp.broadcast_to(b._data, shape)
         at = (slice(None),) * dim  # the trailing ... keeps a 0-d array an array
@@ -38,10 +39,9 @@ class LinalgCross(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         a, b = ctx.saved_tensors
-        return (sum_to(LinalgCross.apply(b, g, dim=ctx.dim), a.shape)
-                if ctx.needs_input_grad[0] else None,
-                sum_to(LinalgCross.apply(g, a, dim=ctx.dim), b.shape)
-                if ctx.needs_input_grad[1] else None)
+        shape_a, shape_b = ctx.shapes
+        return (sum_to(LinalgCross.apply(b, g, dim=ctx.dim), shape_a) if b is not None else None,
+                sum_to(LinalgCross.apply(g, a, dim=ctx.dim), shape_b) if a is not None else None)
 
 
 def _minor(xp: Any, a: Any, b: Any, c: Any, d: Any) -> Any:

@@ -107,9 +107,9 @@ class Cdist(Op):
         out = xp.squeeze(_pair_norms(xp, xp.abs(diff), p, diff.ndim - 1, scalar_max=True),
                          axis=-1)
         out = xp.astype(out, a._data.dtype, copy=False)  # (b's may differ where no row or
-        ctx.p = p  # column is read: torch's result is a's)
-        ctx.save_for_backward(a, b, wrap(out))
-        return wrap(out)
+        ctx.p, result = p, wrap(out)  # column is read: torch's result is a's)
+        ctx.save_for_backward(a, b, result)  # (the result itself: a write into it is refused)
+        return result
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

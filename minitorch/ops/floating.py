@@ -32,7 +32,8 @@ class Ldexp(_Binary):
     other))``, the power rounded to ``other``'s own dtype before the product."""
 
     node_name = "LdexpBackward0"
-    saved_names = ("other", "self")
+    saved_names = ("other", "result")
+    reads = (("other", "result"), ("result",))  # (torch keeps the result whatever is wanted)
     _profile_name = "aten::ldexp"
 
     @classmethod
@@ -52,11 +53,12 @@ class Ldexp(_Binary):
                               xp, x, y)
 
     @staticmethod
-    def gradients(g: Tensor, a: Tensor, b: Tensor, out: Tensor) -> tuple:
+    def gradients(g: Tensor, a: None, b: Tensor | None, out: Tensor | None) -> tuple:
         # (torch takes pow(2, other), in integers for an integer other: its gradient for a
         # negative one is 0, a wrong gradient minitorch does not copy)
-        power = b.exp2()
-        return g * power, g * a * math.log(2) * power
+        power = None if b is None else b.exp2() if not b.dtype.is_floating_point else 2 ** b
+        return (None if b is None else g * power,
+                None if out is None else g * out * math.log(2))
 
 
 def _scaled(xp: Any, x: Any, power: Any) -> Any:

@@ -31,7 +31,7 @@ from ..backend import (
     setitem,
     to_numpy,
 )
-from ._base import Op, kept, wrap
+from ._base import Op, check_indices, kept, save_indices, wrap
 from .inplace_more import IndexAdd
 from .pointwise import _NoDerivative, where
 
@@ -564,8 +564,9 @@ class IndexSelect(Op):
     _profile_name = "aten::index_select"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, key: tuple) -> Tensor:
+    def forward(ctx: Any, a: Tensor, *, key: tuple, index: Tensor | None = None) -> Tensor:
         ctx.shape, ctx.key = a.shape, key
+        save_indices(ctx, index)
         out = c_order(getitem(a._xp, _flat(a._data), key))  # torch's CPU kernel: contiguous
         if element_strides(out) not in (None, contiguous_strides(out.shape)):
             out = restrided(out, contiguous_strides(out.shape))  # a dim of size 1's stride too
@@ -573,6 +574,7 @@ class IndexSelect(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
+        check_indices(ctx)
         xp = g._xp
         zeros = wrap(xp.zeros(tuple(ctx.shape), dtype=g._data.dtype))
         source = g.reshape(-1) if not ctx.shape else g
@@ -600,7 +602,7 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     _check_select_bounds(input, d, index)
     key = (slice(None),) * d + (index._xp.reshape(index._data, (-1,)),)
-    return IndexSelect.apply(input, key=key)
+    return IndexSelect.apply(input, key=key, index=index)
 
 
 def _check_select_bounds(input: Tensor, d: int, index: Tensor) -> None:

@@ -38,7 +38,7 @@ from ..backend import (
     setitem,
     to_numpy,
 )
-from ._base import Op, sum_to, wrap
+from ._base import Op, check_indices, save_indices, sum_to, wrap
 from .gather import IndexSelect
 from .indexing import _indexed_shape, check_key, check_put_dtype, readable_key, result_shape
 from .inplace import IndexPut
@@ -61,18 +61,19 @@ class Take(Op):
 
     node_name = "TakeBackward0"
     index_operands = (1,)
+    saved_names = ("self", "index")  # torch saves self too: a write into it is refused
     _profile_name = "aten::take"
 
     @staticmethod
     def forward(ctx: Any, a: Tensor, index: Tensor) -> Tensor:
         ctx.shape = a.shape
-        ctx.save_for_backward(index)
+        ctx.save_for_backward(a, index)
         flat = a._xp.reshape(a._data, (-1,))
         return wrap(getitem(a._xp, flat, (_flat_positions(a, index),)))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        (index,) = ctx.saved_tensors
+        _, index = ctx.saved_tensors
         zeros = wrap(g._xp.zeros(tuple(ctx.shape), dtype=g._data.dtype))
         return Put.apply(zeros, index, g, accumulate=True), None
 
@@ -200,8 +201,9 @@ class IndexCopy(Op):
     _profile_name = "aten::index_copy"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, source: Tensor, *, key: tuple) -> Tensor:
+    def forward(ctx: Any, a: Tensor, source: Tensor, *, key: tuple, index: Tensor) -> Tensor:
         ctx.key, ctx.source_shape = key, source.shape
+        save_indices(ctx, index)
         xp = a._xp
         out = c_order(xp.asarray(a._data, copy=True))  # torch's out-of-place: contiguous
         target = xp.reshape(out, (1,)) if out.ndim == 0 else out
@@ -210,6 +212,7 @@ class IndexCopy(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
+        check_indices(ctx)
         grad_source = None
         if ctx.needs_input_grad[1]:
             flat = g.reshape(1) if g.dim() == 0 else g
@@ -273,7 +276,7 @@ def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor
     tensor([0., 0., 7.])
     """
     key = _index_copy_checked("index_copy", input, dim, index, source)
-    return IndexCopy.apply(input, source, key=key)
+    return IndexCopy.apply(input, source, key=key, index=index)
 
 
 def index_copy_(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
@@ -283,7 +286,7 @@ def index_copy_(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tenso
     tensor([0., 4.])
     """
     key = _index_copy_checked("index_copy_", input, dim, index, source)
-    return input._inplace(IndexCopy.apply, source, key=key)
+    return input._inplace(IndexCopy.apply, source, key=key, index=index)
 
 
 class IndexFill(Op):
@@ -294,8 +297,10 @@ class IndexFill(Op):
     _profile_name = "aten::index_fill"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, *, key: tuple, value: Any) -> Tensor:
+    def forward(ctx: Any, a: Tensor, *, key: tuple, value: Any, index: Tensor | None = None
+                ) -> Tensor:
         ctx.key = key
+        save_indices(ctx, index)
         xp = a._xp
         out = copy_preserving_layout(xp, a._data)  # torch's clone, then its fill
         target = xp.reshape(out, (1,)) if out.ndim == 0 else out
@@ -304,6 +309,7 @@ class IndexFill(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
+        check_indices(ctx)
         return (IndexFill.apply(g, key=ctx.key, value=0),)
 
 
@@ -314,12 +320,13 @@ class IndexFillTensor(IndexFill):
     node_name = "IndexFillBackward1"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, value: Tensor, *, key: tuple) -> Tensor:
+    def forward(ctx: Any, a: Tensor, value: Tensor, *, key: tuple, index: Tensor) -> Tensor:
         ctx.value_dtype = value.dtype
-        return IndexFill.forward(ctx, a, key=key, value=value)
+        return IndexFill.forward(ctx, a, key=key, value=value, index=index)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
+        check_indices(ctx)
         grad_value = None
         if ctx.needs_input_grad[1]:
             *lead, positions = ctx.key
@@ -396,11 +403,12 @@ def check_restrided(input: Tensor, dim: int, n: int, written: str) -> bool:
     return True
 
 
-def _filled(input: Tensor, key: tuple, value: Any) -> tuple:
-    """The op that fills ``value`` in, its positional operands and its keywords."""
+def _filled(input: Tensor, key: tuple, value: Any, index: Tensor) -> tuple:
+    """The op that fills ``value`` in at ``index`` (``key``), its positional operands and its
+    keywords."""
     if isinstance(value, Tensor):
-        return IndexFillTensor.apply, (value,), {"key": key}
-    return IndexFill.apply, (), {"key": key, "value": value}
+        return IndexFillTensor.apply, (value,), {"key": key, "index": index}
+    return IndexFill.apply, (), {"key": key, "value": value, "index": index}
 
 
 @_call_form.overloads("Tensor input, int dim, Tensor index, Tensor value",
@@ -416,7 +424,7 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     key, value = _index_fill_checked("index_fill", input, dim, index, value)
     if isinstance(value, Tensor):  # its gradient would flow into an integer result
         _args.differentiable_dtype(value, input.dtype)
-    op, operands, keywords = _filled(input, key, value)
+    op, operands, keywords = _filled(input, key, value, index)
     return op(input, *operands, **keywords)
 
 
@@ -429,7 +437,7 @@ def index_fill_(input: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
     """
     key, value = _index_fill_checked("index_fill_", input, dim, index, value)
     warn_expanded(input, "index_fill_")
-    op, operands, keywords = _filled(input, key, value)
+    op, operands, keywords = _filled(input, key, value, index)
     return input._inplace(op, *operands, fills=True, **keywords)  # torch's: onto an expand
 
 
@@ -441,8 +449,10 @@ class IndexPutAccumulate(Op):
     _profile_name = "aten::index_put_"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, values: Tensor, *, key: tuple) -> Tensor:
+    def forward(ctx: Any, a: Tensor, values: Tensor, *, key: tuple, indices: tuple = ()
+                ) -> Tensor:
         ctx.key, ctx.values_shape = key, values.shape
+        save_indices(ctx, *indices)
         xp = a._xp
         out = xp.asarray(a._data, copy=True)
         key = sum((xp.nonzero(k) if getattr(k, "dtype", None) == xp.bool else (k,)
@@ -452,6 +462,7 @@ class IndexPutAccumulate(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
+        check_indices(ctx)
         grad_values = None
         if ctx.needs_input_grad[1]:
             grad_values = sum_to(Index.apply(g, key=ctx.key), ctx.values_shape)
@@ -587,7 +598,8 @@ def index_put(input: Tensor, indices: Any, values: Tensor, accumulate: bool = Fa
     """
     key, values, accumulate = _index_put_checked("index_put", input, indices, values,
                                                  accumulate)
-    return (IndexPutAccumulate if accumulate else IndexPut).apply(input, values, key=key)
+    return (IndexPutAccumulate if accumulate else IndexPut).apply(
+        input, values, key=key, indices=tuple(indices))
 
 
 @_call_form.parser_types(indices="tuple of Tensors")
@@ -606,7 +618,8 @@ def index_put_(input: Tensor, indices: Any, values: Tensor, accumulate: bool = F
             given[0].dtype.name in ("bool", "uint8"):  # torch fills through the mask
         warn_expanded(input, "masked_fill_")
     op = IndexPutAccumulate if accumulate else IndexPut
-    return input._inplace(op.apply, values, key=key, fills="adds" if accumulate else True)
+    return input._inplace(op.apply, values, key=key, fills="adds" if accumulate else True,
+                          indices=tuple(indices))
 
 
 METHODS = {"take": take, "put": put, "put_": put_, "index_copy": index_copy,

@@ -109,7 +109,9 @@ def getitem(t: Tensor, key: Any) -> Tensor:
             out = Select.apply(out, key=(slice(None),) * dim + (_args.as_int(p),),
                                given=(dim, _args.as_int(p)))
     if advanced:
-        return Index.apply(out, key=readable_key(out, _advanced_key(advanced)))
+        given = key if isinstance(key, tuple) else (key,)  # (as given: a uint8 mask too)
+        return Index.apply(out, key=readable_key(out, _advanced_key(advanced)), indices=tuple(
+            p for p in given if isinstance(p, Tensor) and p.dim()))
     return out if out is not t else Alias.apply(t)
 
 

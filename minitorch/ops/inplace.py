@@ -17,7 +17,7 @@ from typing import Any
 from .._creation import zeros_like
 from .._tensor import Tensor, internal_overlap_error, sum_to
 from ..backend import setitem, to_device
-from ._base import Op, array_of, wrap
+from ._base import Op, array_of, check_indices, save_indices, wrap
 
 
 class Fill(Op):
@@ -120,9 +120,10 @@ class CopySlices(Op):
     _profile_name = "aten::index_put_"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, value: Any, *, key: Any, overlapping: bool = False
-                ) -> Tensor:
+    def forward(ctx: Any, a: Tensor, value: Any, *, key: Any, overlapping: bool = False,
+                indices: tuple = ()) -> Tensor:
         ctx.key, ctx.overlapping = key, overlapping
+        save_indices(ctx, *indices)
         ctx.value_meta = ((value.shape, value.dtype, _device_if_other(value, a))
                           if isinstance(value, Tensor) else None)
         xp = a._xp
@@ -132,6 +133,7 @@ class CopySlices(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
+        check_indices(ctx)
         if ctx.overlapping:  # torch writes the view's gradient into an expanded view of g's
             raise internal_overlap_error()
         written = wrap(g._xp.zeros(g._data.shape, dtype=g._xp.bool))

@@ -21,7 +21,7 @@ from .._dtype import get_default_dtype, result_type
 from .._tensor import Tensor, check_inplace_allowed, check_inplace_operands, check_internal_overlap
 from ..autograd.grad_mode import no_grad
 from . import binary_more, pointwise, scan, special
-from ._base import Op, wrap
+from ._base import Op, check_indices, save_indices, wrap
 
 __all__ = ["METHODS", "IndexAdd", "index_add", "index_add_"]
 
@@ -162,8 +162,10 @@ class IndexAdd(Op):
     _profile_name = "aten::index_add"
 
     @staticmethod
-    def forward(ctx: Any, a: Tensor, source: Tensor, *, key: tuple, alpha: Any) -> Tensor:
+    def forward(ctx: Any, a: Tensor, source: Tensor, *, key: tuple, alpha: Any,
+                index: Tensor | None = None) -> Tensor:
         ctx.key, ctx.alpha, ctx.source_shape = key, alpha, source.shape
+        save_indices(ctx, index)
         xp = a._xp
         out = backend.c_order(xp.asarray(a._data, copy=True))  # out-of-place: contiguous
         values = xp.astype(source._data, out.dtype)
@@ -174,6 +176,7 @@ class IndexAdd(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
+        check_indices(ctx)
         grad_source = None
         if ctx.needs_input_grad[1]:  # torch's grad.index_select(dim, index), its checks too
             from .gather import index_select  # (gather's IndexSelect backward is an IndexAdd)
@@ -268,7 +271,7 @@ def index_add_(self: Tensor, dim: int, index: Tensor, source: Tensor, *,
     tensor([2., 0., 1.])
     """
     key, alpha = _index_key("index_add_", self, dim, index, source, alpha)
-    return self._inplace(IndexAdd.apply, source, key=key, alpha=alpha)
+    return self._inplace(IndexAdd.apply, source, key=key, alpha=alpha, index=index)
 
 
 def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *,
@@ -279,7 +282,7 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *,
     tensor([0., 1.])
     """
     key, alpha = _index_key("index_add", input, dim, index, source, alpha)
-    return IndexAdd.apply(input, source, key=key, alpha=alpha)
+    return IndexAdd.apply(input, source, key=key, alpha=alpha, index=index)
 
 
 # torch's in-place twins of methods minitorch has, each writing ``x.<name>(...)`` back into
@@ -309,9 +312,29 @@ def inplace_twins(methods: dict, tensor: type) -> dict:
     def has(name: str) -> bool:
         return name in methods or hasattr(tensor, name)
 
-    return {f"{name}_": _inplace_of(methods.get(name) or getattr(tensor, name), name,
-                                    _INT_PARAMETER.get(name))
-            for name in TWINS if has(name) and not has(f"{name}_")}
+    twins = {f"{name}_": _inplace_of(methods.get(name) or getattr(tensor, name), name,
+                                     _INT_PARAMETER.get(name))
+             for name in TWINS if has(name) and not has(f"{name}_")}
+    if "nan_to_num_" in twins:
+        twins["nan_to_num_"] = _copied_when_integral(twins["nan_to_num_"])
+    return twins
+
+
+def _copied_when_integral(method: Any) -> Any:
+    """``x.nan_to_num_(...)`` of an integer or bool ``x`` (no NaN, no inf): torch copies ``x``
+    into itself, which writes nothing and so checks no overlap (an expanded ``x`` is taken),
+    once its arguments parse and autograd allows the write; its version still counts it."""
+    def nan_to_num_(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        if not isinstance(self, Tensor) or self.dtype.is_floating_point:
+            return method(self, *args, **kwargs)
+        with no_grad():
+            method(self.clone(), *args, **kwargs)  # the parser's refusals
+        check_inplace_allowed(self)
+        self._version_counter.value += 1
+        return self
+
+    nan_to_num_.__doc__ = method.__doc__
+    return nan_to_num_
 
 
 METHODS = {f"{name}_": _inplace_unary(name) for name in _UNARY}

@@ -161,7 +161,8 @@ class Mv(Op):
             )
         done = unrun_product(m, m.shape[:1], m.shape[1], m.dtype)
         _same_dtype(m, v, "addmv_impl_cpu", runs=done is None)
-        ctx.save_for_backward(m, v)
+        need_m, need_v = ctx.needs_input_grad  # each saved for the other's gradient, as torch
+        ctx.save_for_backward(m if need_v else None, v if need_m else None)
         if done is not None:
             return wrap(done)
         out = _mkl.gemv_product(m._data, v._data)
@@ -170,7 +171,9 @@ class Mv(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         m, v = ctx.saved_tensors
-        return g.unsqueeze(1) * v.unsqueeze(0), m.t().mv(g)
+        need_m, need_v = ctx.needs_input_grad
+        return (g.unsqueeze(1) * v.unsqueeze(0) if need_m else None,
+                m.t().mv(g) if need_v else None)
 
 
 class Dot(Op):
@@ -192,14 +195,15 @@ class Dot(Op):
                 f"{b.shape[0]} elements respectively"
             )
         _same_dtype(a, b, "dot")
-        ctx.save_for_backward(a, b)
+        need_a, need_b = ctx.needs_input_grad  # each saved for the other's gradient, as torch
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
         out = _mkl.dot_product(a._data, b._data)
         return wrap(out if out is not None else a._xp.vecdot(a._data, b._data))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         a, b = ctx.saved_tensors
-        return g * b, g * a
+        return None if b is None else g * b, None if a is None else g * a
 
 
 class Bmm(Op):
@@ -220,13 +224,15 @@ class Bmm(Op):
         # (torch's result takes batch2's dtype, which its kernel checks where it runs)
         done = unrun_product(a, (a.shape[0], a.shape[1], b.shape[2]), a.shape[2], b.dtype)
         _same_dtype(a, b, "bmm", runs=done is None)
-        ctx.save_for_backward(b, a)
+        need_a, need_b = ctx.needs_input_grad  # each saved for the other's gradient, as torch
+        ctx.save_for_backward(b if need_a else None, a if need_b else None)
         return wrap(batched_product(a._data, b._data) if done is None else done)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         b, a = ctx.saved_tensors
-        return g.bmm(b.transpose(1, 2)), a.transpose(1, 2).bmm(g)
+        return (None if b is None else g.bmm(b.transpose(1, 2)),
+                None if a is None else a.transpose(1, 2).bmm(g))
 
 
 def scaled_grad(g: Tensor, scale: Any) -> Tensor:

@@ -19,6 +19,7 @@ from typing import Any
 from .. import _args, _call_form
 from .._dtype import finfo, result_type
 from .._tensor import Tensor, broadcast_pair
+from .._warn_once import warn_once
 from ..backend import c_order, namespace
 from . import _group_norm_order as group_norm_order
 from . import _layer_norm_order as ln_order
@@ -315,7 +316,7 @@ def rms_norm(input: Tensor, normalized_shape: Any, weight: Tensor | None = None,
     result = upcast.mul(upcast.pow(2).mean(dims, keepdim=True).add(eps).rsqrt())
     if weight is not None:  # scaled in the computation's dtype, then cast back, as torch's
         result = result.mul(weight)
-    return result.type_as(input)
+    return result.contiguous().type_as(input)  # torch's composite ends in contiguous()
 
 
 def _check_normalized(input: Tensor, shape: tuple, params: dict, star: str,
@@ -338,6 +339,11 @@ def _check_normalized(input: Tensor, shape: tuple, params: dict, star: str,
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
                            f"[{star}{', '.join(map(str, shape))}], but got input of size"
                            f"{list(input.shape)}")
+    weight = params.get("weight")
+    if kernel == "rms_norm" and weight is not None and weight.dtype != input.dtype:
+        warn_once(f"Mismatch dtype between input and weight: input dtype = "
+                  f"{input.dtype.c_type}, weight dtype = {weight.dtype.c_type}, Cannot dispatch "
+                  f"to fused implementation.", stacklevel=None, key="rms_norm dtypes")
     if not input.dtype.is_floating_point:
         raise _args.not_implemented(kernel, input.dtype)
 

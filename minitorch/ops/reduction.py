@@ -350,17 +350,18 @@ VARIANCE_MEAN_SIGNATURES = tuple(s.replace(", *, Tensor out = None", "")
 
 @_call_form.overloads(*SUM_SIGNATURES)
 @_args.tensors("sum", input="input")
-def _sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
+def _sum(input: Tensor, dim: Dims = _args.OMITTED, keepdim: bool = False, *,
          dtype: Any = None) -> Tensor:
-    """Sum of all elements, or over ``dim`` (an int or a tuple).
+    """Sum of all elements, or over ``dim`` (an int or a tuple; None: all of them, by the
+    overload with dims, as torch: ``SumBackward1``).
 
     >>> minitorch.sum(minitorch.ones(2, 3), 1)
     tensor([3., 3.])
     """
+    whole, dim = dim is _args.OMITTED, None if dim is _args.OMITTED else dim
     _args.dim_types("sum", dim)  # the parser's types in its order: dim, keepdim, dtype
     keepdim = _args.flag("sum", keepdim, "keepdim")
     dt = _args.dtype("sum", dtype)
-    whole = dim is None and not keepdim
     dims = None if whole else _args.dims("sum", dim, input.dim(), ranges_first=True) or None
     if dt is not None:
         _args.differentiable_dtype(input, dt)
@@ -378,13 +379,15 @@ def _sum(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
 
 @_call_form.overloads(*MEAN_SIGNATURES)
 @_args.tensors("mean", input="input")
-def _mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
+def _mean(input: Tensor, dim: Dims = _args.OMITTED, keepdim: bool = False, *,
           dtype: Any = None) -> Tensor:
-    """Mean of all elements, or over ``dim``.
+    """Mean of all elements, or over ``dim`` (None: all of them, by the overload with dims,
+    as torch: ``MeanBackward1``).
 
     >>> minitorch.mean(minitorch.tensor([1., 2., 3.]))
     tensor(2.)
     """
+    whole, dim = dim is _args.OMITTED, None if dim is _args.OMITTED else dim
     _args.dim_types("mean", dim)  # the parser's types in its order: dim, keepdim, dtype
     keepdim = _args.flag("mean", keepdim, "keepdim")
     dt = _args.dtype("mean", dtype)
@@ -392,7 +395,7 @@ def _mean(input: Tensor, dim: Dims = None, keepdim: bool = False, *,
     _args.lone_int(dim)  # the parser's overflow of an int dim, after the types
     if dt is not None:
         check_mean_dtype(input, dt)
-    if dim is None and not keepdim:  # (dtype=: cast inside the op, as torch's kernel casts)
+    if whole:  # (dtype=: cast inside the op, as torch's kernel casts)
         return Mean.apply(input, dtype=dt)
     _args.dims("mean", dim, None)  # the types of the dims, then the dtype, then their range
     check_mean_dtype(input, dt)

@@ -29,7 +29,16 @@ from ..backend import (
     restrided,
     to_device,
 )
-from ._base import INPUT_SIZES, Op, c_ints, check_same_device, kept, wrap
+from ._base import (
+    INPUT_SIZES,
+    Op,
+    c_ints,
+    check_indices,
+    check_same_device,
+    kept,
+    save_indices,
+    wrap,
+)
 from ._index_layout import torch_index_layout
 
 
@@ -529,13 +538,15 @@ class Index(Op):
     laid_out = True  # in torch's index kernel's layout (a user sees its strides)
 
     @classmethod
-    def forward(cls, ctx: Any, a: Tensor, *, key: tuple) -> Tensor:
+    def forward(cls, ctx: Any, a: Tensor, *, key: tuple, indices: tuple = ()) -> Tensor:
         ctx.shape, ctx.key = a.shape, key  # indexing.check_key checked the key
+        save_indices(ctx, *indices)
         out = getitem(a._xp, a._data, key)
         return wrap(torch_index_layout(out, a._data, key) if cls.laid_out else out)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
+        check_indices(ctx)
         return (IndexAdd.apply(g, shape=ctx.shape, key=ctx.key),)
 
 

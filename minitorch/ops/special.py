@@ -144,7 +144,10 @@ class LerpTensor(Op):
 
     @staticmethod
     def forward(ctx: Any, start: Tensor, end: Tensor, weight: Tensor) -> Tensor:
-        ctx.save_for_backward(end, start, weight)
+        need = ctx.needs_input_grad  # each saved only for a gradient that reads it, as torch
+        ctx.save_for_backward(end if need[2] else None, start if need[2] else None,
+                              weight if need[0] or need[1] else None)
+        ctx.metas = _meta(start), _meta(end), _meta(weight)
         x, y, w = _arrays(result_type(start, end, weight), start, end, weight)
         return wrap(torch_layout(_fused.lerp(start._xp, x, y, w),
                                  start._data, end._data, weight._data))
@@ -152,11 +155,11 @@ class LerpTensor(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         end, start, weight = ctx.saved_tensors
-        need = ctx.needs_input_grad
-        one = ones_like(weight)  # torch's C++ ``1 - weight`` reads 1 in weight's dtype
-        return (_reduce(g * (one - weight), _meta(start)) if need[0] else None,
-                _reduce(g * weight, _meta(end)) if need[1] else None,
-                _reduce(g * (end - start), _meta(weight)) if need[2] else None)
+        need, (m_start, m_end, m_weight) = ctx.needs_input_grad, ctx.metas
+        return (_reduce(g * (ones_like(weight) - weight), m_start) if need[0] else None,
+                _reduce(g * weight, m_end) if need[1] else None,  # (torch's C++ ``1 - weight``
+                _reduce(g * (end - start), m_weight) if need[2] else None)  # reads 1 in its
+        # dtype)
 
 
 @_call_form.overloads("Tensor input, Tensor end, Tensor weight, *, Tensor out = None",
@@ -242,7 +245,9 @@ class _Addc(Op):
 
     @classmethod
     def forward(cls, ctx: Any, a: Tensor, t1: Tensor, t2: Tensor, *, value: Number) -> Tensor:
-        ctx.save_for_backward(t1, t2)
+        need = ctx.needs_input_grad  # each saved only for a gradient that reads it, as torch
+        ctx.save_for_backward(t1 if need[2] else None,
+                              t2 if need[1] or cls.saves_tensor2 else None)
         ctx.metas, ctx._saved_value = (_meta(a), _meta(t1), _meta(t2)), value
         x, y, z = _arrays(result_type(a, t1, t2), a, t1, t2)
         return wrap(torch_layout(cls.combine(a._xp, x, y, z, value),
@@ -254,6 +259,7 @@ class Addcmul(_Addc):
 
     node_name = "AddcmulBackward0"
     _profile_name = "aten::addcmul"
+    saves_tensor2 = False  # (for tensor1's gradient only)
 
     combine = staticmethod(_fused.addcmul)
 
@@ -271,6 +277,7 @@ class Addcdiv(_Addc):
 
     node_name = "AddcdivBackward0"
     _profile_name = "aten::addcdiv"
+    saves_tensor2 = True  # (torch's node keeps it whatever gradients are wanted)
 
     combine = staticmethod(_fused.addcdiv)
 
