@@ -195,3 +195,16 @@ def test_the_warnings_check_above_leaves_the_once_state_alone() -> None:
     with warnings.catch_warnings():
         assert not minitorch.is_warn_always_enabled() and not torch.is_warn_always_enabled()
     assert_as_torch(lambda L: L.is_warn_always_enabled())
+
+
+def test_a_function_has_vjp_as_torchs_other_name_for_backward() -> None:
+    """Autograd fuzzer s41: Fn.vjp was an AttributeError; torch's Function has it (its
+    backward), and a Function may define vjp instead of backward, not both."""
+    head = ("Fn = type('Fn', (L.autograd.Function,), {'forward': staticmethod(lambda ctx, x: "
+            "x * 2)")
+    _sweep([f"{head}{extra}}})\nx = L.ones(1, requires_grad=True); Fn.apply(x).backward()\n"
+            "result = x.grad, callable(Fn.vjp)"
+            for extra in ("", ", 'vjp': staticmethod(lambda ctx, g: g * 3)",
+                          ", 'backward': staticmethod(lambda ctx, g: g * 5)",
+                          ", 'vjp': staticmethod(lambda ctx, g: g), "
+                          "'backward': staticmethod(lambda ctx, g: g)")])

@@ -292,7 +292,7 @@ def _user_backward(node: BackwardCFunction, *grads: Any) -> Any:
     """The Function's ``backward`` (or ``vjp``) with the node as ctx, as it returns it; a
     custom Function's node has it as ``apply``, as torch's ``BackwardCFunction.apply``."""
     cls = node._forward_cls
-    vjp = getattr(cls, "vjp", None)  # torch's other name for backward
+    vjp = cls.vjp if cls.vjp is not Function.vjp else None  # torch's other name for backward
     if vjp is not None and cls.backward is not Function.backward:
         raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is "
                            "not allowed. You should only implement one of them.")
@@ -472,6 +472,8 @@ class Function(metaclass=_FunctionMeta):
         raise NotImplementedError("You must implement either the backward or vjp method for "
                                   "your custom autograd.Function to use it with backward "
                                   "mode AD.")
+
+    vjp = backward  # torch's other name for it: a Function may define either
 
     @staticmethod
     def vmap(info: Any, in_dims: tuple, *args: Any) -> Any:
