@@ -926,7 +926,7 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
     if isinstance(value, Tensor):  # its shape and dtype before the indices' values
         value = indexing.check_value_shape(self, parts, value)
     indexing.check_bounds(self, parts)
-    indices = tuple(p for p in indexing.key_parts(key) if isinstance(p, Tensor) and p.dim())
+    indices = indexing.index_tensors(key)
     key = indexing.readable_key(self, parts)
     if all(k is None or k is Ellipsis or isinstance(k, (int, slice)) for k in key):
         whole = key if any(k is Ellipsis for k in key) else (*key, Ellipsis)  # (the array
@@ -993,8 +993,7 @@ def _only_index(key: Any) -> Any:
     (ints, slices, None, ``...``): torch writes a one-element value through it, if a mask,
     with masked_fill_ on the view the basic parts make. None where it has none or several (a
     bool or 0-d bool tensor is one: a mask of a new dim)."""
-    parts = key if isinstance(key, tuple) else tuple(key) if indexing.is_index_sequence(key) \
-        else (key,)
+    parts = indexing.given_parts(key)
     indexes = [p for p in parts if indexing.is_index_array(p) or isinstance(p, bool) or (
         isinstance(p, Tensor) and p.dtype.name in ("bool", "uint8"))]
     return indexes[0] if len(indexes) == 1 else None

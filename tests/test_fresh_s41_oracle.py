@@ -80,6 +80,15 @@ def test_a_write_into_a_saved_index_is_refused_at_backward(dtype: str) -> None:
             if "i" in op.replace("index", "") or "m" in op or write == "x.grad"])
 
 
+def test_a_written_uint8_mask_of_a_write_is_refused_too() -> None:
+    """The index tensors of x[key] = v are the key's as given: a uint8 mask written into
+    after the write is refused at backward, as a bool one (it was converted, then saved)."""
+    _sweep([f"x = L.zeros(2, 2, requires_grad=True); y = x * 1\nk = {key}\n"
+            "y[k] = L.ones(2, requires_grad=True); k.zero_(); y.sum().backward()\n"
+            "result = x.grad" for key in ("L.tensor([1, 0], dtype=L.uint8)",
+                                          "L.tensor([True, False])")])
+
+
 def test_take_saves_its_input() -> None:
     """Autograd fuzzer s41: x.take(i); x.add_(1); backward ran; torch's TakeBackward0 saves
     self, so it refuses."""

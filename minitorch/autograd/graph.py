@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import _layout, course
 from .. import _tensor as T
-from .._args import hook_name, hook_result, post_accumulate_hook_result
+from .._args import hook_name, hook_result, post_accumulate_hook_result, type_string
 from .._warn_once import warn_once
 from ..backend import element_strides, is_c_contiguous, is_dense, strided_zeros
 from . import grad_mode, profiler, torch_events
@@ -807,12 +807,9 @@ def refuse_changed(tensor: Tensor, version: int, creator: Node | None = None,
             name = head if overload == "0" else head + overload
         which = f", which is output {nr} of {name},"
     shape = ", ".join(str(s) for s in tensor.shape)
-    kind = f"torch.{tensor.dtype.legacy}Tensor"
-    if tensor.dtype.legacy == "Bool":  # (torch's type string has no legacy class for bool)
-        kind = f"{'CUDA' if tensor.is_cuda else 'CPU'}BoolType"
     raise RuntimeError(
         "one of the variables needed for gradient computation has been modified by an inplace "
-        f"operation: [{kind} [{shape}]]{which} is at "
+        f"operation: [{type_string(tensor.dtype)} [{shape}]]{which} is at "
         f"version {now}; expected version {version} instead. {_anomaly_hint()}"
     )
 

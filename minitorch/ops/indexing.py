@@ -109,9 +109,8 @@ def getitem(t: Tensor, key: Any) -> Tensor:
             out = Select.apply(out, key=(slice(None),) * dim + (_args.as_int(p),),
                                given=(dim, _args.as_int(p)))
     if advanced:
-        given = key if isinstance(key, tuple) else (key,)  # (as given: a uint8 mask too)
-        return Index.apply(out, key=readable_key(out, _advanced_key(advanced)), indices=tuple(
-            p for p in given if isinstance(p, Tensor) and p.dim()))
+        return Index.apply(out, key=readable_key(out, _advanced_key(advanced)),
+                           indices=index_tensors(key))
     return out if out is not t else Alias.apply(t)
 
 
@@ -373,6 +372,26 @@ def key_parts(key: Any) -> tuple:
                       "different result", UserWarning, stacklevel=4)
         return _narrow_index_tensors(tuple(map(byte_array, key)))
     return _narrow_index_tensors((_zero_d_array(byte_array(key)),))
+
+
+def given_parts(key: Any) -> tuple:
+    """The parts of a key as given, read as :func:`key_parts` reads them but unconverted and
+    with no warning (a uint8 mask stays itself).
+
+    >>> given_parts([[0, 1], [1, 0]]), given_parts(0)
+    (([0, 1], [1, 0]), (0,))
+    """
+    return key if isinstance(key, tuple) else tuple(key) if is_index_sequence(key) else (key,)
+
+
+def index_tensors(key: Any) -> tuple:
+    """The index tensors (with dims) of a key as given: those torch's indexing node saves, so
+    that a write into one is refused at backward.
+
+    >>> index_tensors((slice(None), minitorch.tensor([1, 0]), minitorch.tensor(0)))
+    (tensor([1, 0]),)
+    """
+    return tuple(p for p in given_parts(key) if isinstance(p, Tensor) and p.dim())
 
 
 def is_index_sequence(key: Any) -> bool:
