@@ -369,6 +369,30 @@ def _not_built(kind: str) -> Callable[..., Tensor]:
     return move
 
 
+# the parts of a sparse tensor, each with the layout whose tensors have it
+SPARSE_PARTS = {"indices": "sparse coordinate tensor", "values": "sparse tensor",
+                "crow_indices": "sparse row compressed tensor",
+                "col_indices": "sparse row compressed tensor",
+                "ccol_indices": "sparse column compressed tensor",
+                "row_indices": "sparse column compressed tensor"}
+
+
+def sparse_part(name: str) -> Callable[[Tensor], Tensor]:
+    """``Tensor.<name>()`` of a sparse layout's part: refused for minitorch's only layout,
+    strided, as torch refuses it for a strided tensor.
+
+    >>> sparse_part("values")(minitorch.ones(2))
+    Traceback (most recent call last):
+    RuntimeError: values expected sparse tensor layout but got Strided
+    """
+    def part(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        _args.no_arguments(f"TensorBase.{name}", args, kwargs)
+        raise RuntimeError(f"{name} expected {SPARSE_PARTS[name]} layout but got Strided")
+
+    part.__name__ = part.__qualname__ = name
+    return part
+
+
 def _pin_memory(self: Tensor, device: Any = None) -> Tensor:
     """torch's refusal without an accelerator: a named device's type first (deprecated)."""
     kind = _deprecated_device("pin_memory", device)
@@ -459,17 +483,14 @@ def _map_(self: Tensor, other: Tensor, callable: Callable) -> Tensor:
     return _elementwise_("map_", self, callable, other.expand(self.shape))
 
 
-def _apply_(self: Tensor, *args: Callable, **kwargs: Any) -> Tensor:
-    """``self[i] = callable(self[i])`` (torch's C method: one argument, by position).
+@_args.one_argument("TensorBase.apply_", method=True)
+def _apply_(self: Tensor, fn: Callable) -> Tensor:
+    """``self[i] = fn(self[i])`` (torch's C method: one argument, by position).
 
     >>> minitorch.tensor([1., 2.]).apply_(lambda a: a + 1)
     tensor([2., 3.])
     """
-    if kwargs:
-        raise TypeError("TensorBase.apply_() takes no keyword arguments")
-    if len(args) != 1:
-        raise TypeError(f"TensorBase.apply_() takes exactly one argument ({len(args)} given)")
-    return _elementwise_("apply_", self, args[0])
+    return _elementwise_("apply_", self, fn)
 
 
 def _itself(self: Tensor) -> Tensor:
@@ -500,4 +521,5 @@ METHODS = {
     "conj_physical": _itself, "conj_physical_": conj_physical_,
     "is_neg": _no, "is_complex": _no, "map_": _map_, "apply_": _apply_,
     **{kind: _not_built(kind) for kind in _NOT_BUILT},
+    **{name: sparse_part(name) for name in SPARSE_PARTS},
 }

@@ -1832,6 +1832,27 @@ def no_arguments(name: str, args: tuple, kwargs: dict) -> None:
         raise TypeError(f"{name}() takes no arguments ({len(args)} given)")
 
 
+def one_argument(name: str, method: bool = False) -> Callable:
+    """Decorator: ``fn`` as torch's builtin ``name`` that takes one argument, by position
+    only (after ``self`` for a ``method``), refusing others in Python's words for a C function.
+
+    >>> one_argument("torch.f")(lambda a: a)(a=1)
+    Traceback (most recent call last):
+    TypeError: torch.f() takes no keyword arguments
+    """
+    def wrap(fn: Callable) -> Callable:
+        @functools.wraps(fn)
+        def called(*args: Any, **kwargs: Any) -> Any:
+            if kwargs:
+                raise TypeError(f"{name}() takes no keyword arguments")
+            if len(args) != 1 + method:
+                raise TypeError(f"{name}() takes exactly one argument ({len(args) - method} "
+                                "given)")
+            return fn(*args)
+        return called
+    return wrap
+
+
 def hook_name(hook: Any) -> str:
     """A hook as torch's messages name it: its ``__name__``, else its class's.
 

@@ -827,9 +827,13 @@ def _parser_parameters(fn: Callable) -> tuple:
     return tuple(typed)
 
 
+_OPTION_FLAGS = frozenset({"pin_memory", "requires_grad"})
+
+
 @functools.lru_cache(maxsize=256)
 def _signature_parameters(signature: str) -> tuple:
-    """The parameters of one of torch's printed signatures, as :func:`_parser_parameters`."""
+    """The parameters of one of torch's printed signatures, as :func:`_parser_parameters`;
+    a creation option's flag lets None through (its default), as torch's generated parsers."""
     params, keyword_only = [], False
     for token in signature.split(", "):
         if token == "*":
@@ -838,7 +842,8 @@ def _signature_parameters(signature: str) -> tuple:
         declaration, _, default = token.partition(" = ")
         kind, _, pname = declaration.rpartition(" ")
         params.append((pname, _PARSER_TYPES.get(kind.removesuffix("?")),
-                       kind.endswith("?") or default == "None", keyword_only, not default))
+                       kind.endswith("?") or default == "None" or pname in _OPTION_FLAGS,
+                       keyword_only, not default))
     return tuple(params)
 
 

@@ -424,6 +424,9 @@ def tensor(data: Any, *, dtype: D.dtype | None = None, device: Any = None,
         warn_copy_construct("torch.tensor", stacklevel=6)
     made = _numpy_layout(_leaf(as_array(data, _args.dtype("tensor", dtype), device), requires_grad),
                          data)
+    if isinstance(data, Tensor) and data.dim():  # torch's copy of a tensor: to(copy=True)'s
+        made._data = backend.with_strides(made._data, backend.preserve_format_strides(
+            data._data))  # layout
     if made._version_counter.traced:  # a literal: a constant of linearize's trace, as torch's
         mark_traced(made, False)
     return made
@@ -453,6 +456,7 @@ def _numpy_layout(t: Tensor, data: Any) -> Tensor:
     return t
 
 
+@_args.one_argument("torch._VariableFunctionsClass.from_numpy")
 def from_numpy(array: np.ndarray) -> Tensor:
     """A CPU tensor sharing memory with a numpy array.
 
@@ -633,7 +637,7 @@ def empty(*size: Any, dtype: D.dtype | None = None, device: Any = None,
 @records("aten::full")
 @_call_form.parser_types(size="int[]", fill_value="Number")  # (no lone int, as torch)
 def full(size: Any, fill_value: Any, *, dtype: D.dtype | None = None, device: Any = None,
-         requires_grad: bool = False) -> Tensor:
+         requires_grad: bool | None = False) -> Tensor:
     """A tensor filled with ``fill_value``; its dtype follows the value like torch.
 
     >>> minitorch.full((2,), 7)
@@ -673,7 +677,7 @@ def _fits(value: Any) -> bool:
 @records("aten::zeros_like")
 @_args.tensors("zeros_like", input="input")
 def zeros_like(input: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
-               requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+               requires_grad: bool | None = False, memory_format: Any = None) -> Tensor:
     """Zeros with the shape (and dtype, device) of ``input``.
 
     >>> minitorch.zeros_like(minitorch.ones(2))
@@ -690,7 +694,7 @@ def zeros_like(input: Tensor, *, dtype: D.dtype | None = None, device: Any = Non
 @records("aten::ones_like")
 @_args.tensors("ones_like", input="input")
 def ones_like(input: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
-              requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+              requires_grad: bool | None = False, memory_format: Any = None) -> Tensor:
     """Ones with the shape (and dtype, device) of ``input``.
 
     >>> minitorch.ones_like(minitorch.zeros(2))

@@ -187,7 +187,7 @@ def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *,
 @_args.tensors("full_like", input="input")
 @_call_form.parser_types(fill_value="Number")
 def full_like(input: Tensor, fill_value: Any, *, dtype: D.dtype | None = None,
-              device: Any = None, requires_grad: bool = False,
+              device: Any = None, requires_grad: bool | None = False,
               memory_format: Any = None) -> Tensor:
     """``fill_value`` in the shape (and dtype, device) of ``input``.
 
@@ -203,7 +203,7 @@ def full_like(input: Tensor, fill_value: Any, *, dtype: D.dtype | None = None,
 
 @_args.tensors("empty_like", input="input")
 def empty_like(input: Tensor, *, dtype: D.dtype | None = None, device: Any = None,
-               requires_grad: bool = False, memory_format: Any = None) -> Tensor:
+               requires_grad: bool | None = False, memory_format: Any = None) -> Tensor:
     """An uninitialised tensor shaped like ``input`` (minitorch fills it with zeros).
 
     >>> minitorch.empty_like(minitorch.ones(2, 3)).shape
@@ -316,10 +316,16 @@ def _with_options(factory: Callable, options: dict) -> inspect.Signature:
     return signature.replace(parameters=params[:at] + added + params[at:])
 
 
+# the 1-d factories whose kernels resize out only where its number of elements differs
+_SEQUENCES = frozenset({"arange", "range", "linspace", "logspace"})
+
+
 def _created_into(factory: Callable[..., Tensor], args: tuple, kwargs: dict,
                   out: Any) -> Tensor:
     """``factory(*args, out=out)`` as torch: made with ``out``'s dtype and device (a different
-    ``dtype=`` is refused), then ``out`` resized to it and, but for ``empty``, written."""
+    ``dtype=`` is refused), then ``out`` resized to it (a sequence's: to as many elements,
+    with arange's warning) and, but for ``empty``, written; a ``requires_grad=True`` makes
+    ``out`` require grad."""
     name = factory.__name__
     if kwargs.get("device") is not None:  # the parser makes the device, out's or not
         backend.device(kwargs["device"])
@@ -336,11 +342,22 @@ def _created_into(factory: Callable[..., Tensor], args: tuple, kwargs: dict,
     with _args.into_out():
         result = factory(*args, **{**kwargs, "dtype": out.dtype, "device": out.device})
     with grad_mode.no_grad(), _batched_function.own_write():
-        if out.shape != result.shape:
+        if name in _SEQUENCES and out.numel() == result.numel():  # out's shape kept
+            result = result.reshape(out.shape)
+        elif name in ("empty", "randn"):  # torch's composite out=: out.resize_(...), counted
             resize_(out, result.shape)
+        elif out.shape != result.shape:  # the kernels' resize, which torch does not count
+            if name == "arange" and out.numel():
+                warnings.warn(
+                    f"The number of elements in the out tensor of shape {list(out.shape)} is "
+                    f"{out.numel()} which does not match the computed number of elements "
+                    f"{result.numel()}. Note that this may occur as a result of rounding "
+                    "error. The out tensor will be resized to a tensor of shape "
+                    f"({result.numel()},).", UserWarning, stacklevel=4)
+            resize_storage(out, result.shape)
         if name != "empty":  # torch's empty leaves what the memory held
             out.copy_(result)
-    return out
+    return out.requires_grad_() if result.requires_grad else out
 
 
 def _unpacked(factory: Callable[..., Tensor], args: tuple, kwargs: dict,
@@ -359,7 +376,7 @@ def _unpacked(factory: Callable[..., Tensor], args: tuple, kwargs: dict,
 
 
 def scalar_tensor(s: Any, *, dtype: D.dtype | None = None, device: Any = None,
-                  requires_grad: bool = False) -> Tensor:
+                  requires_grad: bool | None = False) -> Tensor:
     """A 0-d tensor holding the number ``s``, of the default float dtype unless ``dtype``.
 
     >>> minitorch.scalar_tensor(3), minitorch.scalar_tensor(3, dtype=minitorch.int64)
@@ -374,7 +391,7 @@ def scalar_tensor(s: Any, *, dtype: D.dtype | None = None, device: Any = None,
 
 @_call_form.parser_types(size="int[]", stride="int[]")  # (no lone int, as torch)
 def empty_strided(size: Any, stride: Any, *, dtype: D.dtype | None = None, device: Any = None,
-                  requires_grad: bool = False) -> Tensor:
+                  requires_grad: bool | None = False) -> Tensor:
     """A new tensor of ``size`` laid out with the element steps ``stride`` (minitorch fills it
     with zeros; torch leaves it uninitialised). Where the steps make elements overlap, it is
     read-only here.
@@ -391,9 +408,10 @@ def empty_strided(size: Any, stride: Any, *, dtype: D.dtype | None = None, devic
     if len(size) != len(stride):
         raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality "
                            f"of strides ({len(stride)})")
-    if 0 not in size and any(step < 0 for step in stride):
+    if 0 not in size and any(step < 0 and n > 1 for n, step in zip(size, stride)):
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
-                           f"strides={list(stride)}")
+                           f"strides={list(stride)}")  # (torch's unsigned product overflows)
+    stride = _nonnegative_strides(size, stride)
     dtype = dtype or D.get_default_dtype()
     storage = backend.strided_storage(size, stride)
     if storage * dtype.itemsize > _args.INT64_MAX:  # torch's computeStorageNbytes: both named
@@ -405,6 +423,21 @@ def empty_strided(size: Any, stride: Any, *, dtype: D.dtype | None = None, devic
     array = _created(lambda xp: backend.strided_zeros(xp, size, stride,
                                                       backend.array_dtype(xp, name)), device)
     return _leaf(array, requires_grad)
+
+
+def _nonnegative_strides(size: tuple, stride: tuple) -> tuple:
+    """``stride`` as torch's tensor takes it: a negative step (which only a dim of one
+    element, or a tensor of none, gets past the storage check) replaced from the last dim
+    up: 1 for the last, else the next dim's size times its step, as numpy's order.
+
+    >>> _nonnegative_strides((0, 3), (5, -2)), _nonnegative_strides((1, 2), (-1, 1))
+    ((5, 1), (2, 1))
+    """
+    steps = list(stride)
+    for d in reversed(range(len(steps))):
+        if steps[d] < 0:
+            steps[d] = 1 if d == len(steps) - 1 else max(size[d + 1], 1) * steps[d + 1]
+    return tuple(steps)
 
 
 def new_empty_strided(self: Tensor, size: Any, stride: Any, *, dtype: D.dtype | None = None,

@@ -318,7 +318,7 @@ _NORMAL_SIGNATURES = (f"Tensor mean, Tensor std, {_GENERATOR_OUT}",
 @_call_form.overloads(*_NORMAL_SIGNATURES)
 def normal(mean: Any, std: Any = 1.0, size: Any = None, *, generator: Any = None,
            dtype: D.dtype | None = None, device: Any = None,
-           requires_grad: bool = False) -> Tensor:
+           requires_grad: bool | None = False) -> Tensor:
     """Normal samples: ``mean`` and ``std`` are tensors (broadcast together) or numbers, in
     which case ``size`` is required.
 

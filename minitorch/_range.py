@@ -41,7 +41,7 @@ def range(start: Any = _args.OMITTED, end: Any = _args.OMITTED, step: Any = 1, *
     start, end, step, dtype, requires_grad = _args.parsed(
         "range", ("number", start, "start", 1), ("number", end, "end", 2),
         ("number", step, "step", 3), ("dtype", dtype, "dtype", None),
-        ("flag", requires_grad, "requires_grad", None))
+        ("bool", requires_grad, "requires_grad", None))  # (None refused, unlike arange)
     dt = dtype or D.get_default_dtype()
     if dt is D.bool:
         raise NotImplementedError("\"range_cpu\" not implemented for 'Bool'")

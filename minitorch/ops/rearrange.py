@@ -243,7 +243,7 @@ class NarrowCopy(Op):
     @staticmethod
     def forward(ctx: Any, a: Tensor, *, key: tuple) -> Tensor:
         ctx.shape, ctx.key = a.shape, key
-        return wrap(a._xp.asarray(a._data[key], copy=True))
+        return wrap(c_order(a._xp.asarray(a._data[key], copy=True)))  # (torch's: contiguous)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

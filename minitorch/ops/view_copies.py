@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import _args, _call_form
+from .._aliases import SPARSE_PARTS
 from .._dtype import dtype as dtype_type
 from .._tensor import Tensor
 from ..autograd import grad_mode
@@ -113,6 +114,7 @@ def _view(input: Tensor, size: Any = _args.OMITTED, dtype: Any = _args.OMITTED) 
                                     keywords=given)
 
 
+@_call_form.parser_types(size="int[]")  # (no lone int, unlike Tensor.expand)
 def _expand(input: Tensor, size: Any, *, implicit: bool = False) -> Tensor:
     return input.expand(size, implicit=implicit)
 
@@ -128,6 +130,14 @@ def _unfold(input: Tensor, dimension: int, size: int, step: int) -> Tensor:
 
 def _alias(input: Tensor) -> Tensor:
     return input.view_as(input)
+
+
+def _part(name: str) -> Callable[[Tensor], Tensor]:
+    """A sparse layout's part of ``input`` (refused: minitorch's tensors are strided)."""
+    def part(input: Tensor) -> Tensor:
+        return getattr(input, name)()
+
+    return part
 
 
 # name -> (its view op: a minitorch function's name or a callable; torch's node name where the
@@ -153,6 +163,9 @@ COPIES: dict[str, tuple[Any, str | None, tuple]] = {
     "unfold_copy": (_unfold, None, ()),
     "alias_copy": (_alias, "AliasBackward0", ()),
     "as_strided_copy": ("as_strided", None, ()),
+    "view_as_real_copy": ("view_as_real", None, ()),
+    "view_as_complex_copy": ("view_as_complex", None, ()),
+    **{f"{name}_copy": (_part(name), None, ()) for name in SPARSE_PARTS},
 }
 
 
@@ -169,6 +182,9 @@ def _copy_function(name: str, view: Callable, node_name: str | None,
                 raise TypeError(refused) from None
             return view(input, *args, **kwargs)
         _args.tensor_args(name, (input, "input", 1))
+        if hasattr(view, "parser_types") and (typed := _call_form.parameter_types(
+                view, name, (input, *args), kwargs)):  # (its own types, where it declares them)
+            raise TypeError(typed)
         out = view(input, *args, **kwargs)
         first = out if isinstance(out, Tensor) else (out[0] if len(out) else None)
         node = None if first is None else first.grad_fn
