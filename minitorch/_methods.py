@@ -934,6 +934,7 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
         check_internal_overlap(view)  # torch copies into the view the basic key makes
         if isinstance(value, Tensor):  # (as copy_: its overlap with the value)
             check_partial_overlap(view._data, value)
+            value = indexing.copied_value(tuple(view.shape), given, value)
     if _batched_function.captured(self):
         raise _batched_function.captured_refusal(_write_name(self, key, value))
     if expanded(self) and _write_name(self, key, value) == "aten::index_put_":  # (a mask
@@ -1012,13 +1013,13 @@ def _writes_by_index(self: Tensor, parts: tuple, value: Tensor) -> bool:
 def _write_op(self: Tensor, key: Any, dims: int) -> type:
     """The op (and node) torch records for ``self[key] = value`` (a value of ``dims``
     dims): a write into a view of ``self`` is CopySlices; into ``self`` itself (only full
-    slices), index_put_ where the key holds index tensors, else fill_ of a 0-d value or
-    copy_."""
+    slices), index_put_ where the key holds index tensors, else fill_ of a 0-d value into
+    a ``self`` with dims, or copy_."""
     if _sliced(self, key):
         return inplace.CopySlices
     if any(getattr(k, "ndim", 0) for k in key):
         return inplace.IndexPut
-    return inplace.CopyInto if dims else inplace.FillInto
+    return inplace.CopyInto if dims or not self.dim() else inplace.FillInto
 
 
 def _refuse_leaf_write(self: Tensor, key: Any, value: Any) -> None:

@@ -808,8 +808,9 @@ class Tensor(metaclass=_TensorType):
 
     def _accumulate_(self, grad: Tensor) -> None:
         """``self += grad`` for AccumulateGrad: checked and counted as any in-place write, so
-        that a graph that saved this ``.grad`` refuses the changed value."""
-        self._check_write(grad._data)
+        that a graph that saved this ``.grad`` refuses the changed value; ``grad`` broadcasts
+        to ``self`` (its shape differs after a ``.data`` of another shape)."""
+        self._check_write(self._xp.broadcast_to(grad._data, broadcast_pair(self, grad)))
         self._data += grad._data
         self._version_counter.value += 1
 
@@ -1895,6 +1896,8 @@ def sum_to_as_torch(t: Tensor, shape: tuple) -> Tensor:
     have = t._data.shape
     if have == shape or len(have) < len(shape):
         return t
+    if not shape:  # torch's sum_to of a 0-d shape is the whole sum (SumBackward0)
+        return t.sum()
     out = t.sum(_broadcast_dims(have, shape), keepdim=True)
     return out.view(shape) if out._data.shape != shape else out
 

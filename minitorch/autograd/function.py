@@ -652,12 +652,12 @@ def apply_custom(cls: type[Function], args: tuple, kwargs: dict) -> Any:
         args = _placed(cls.forward, args, kwargs)
     node, record = _new_node(cls, args)
     outputs = _run_forward(cls, node, args)
+    if cls.setup_context is not None:
+        _check_saved_as_is(node, args, outputs, record)
     if not record:
         _check_dirty(node, outputs if isinstance(outputs, tuple) else (outputs,))
         outputs = _unrecorded(node, args, outputs)
     else:
-        if cls.setup_context is not None:
-            _check_saved_as_is(node, args, outputs)
         node._next = flat_edges(a._edge() for a in args if isinstance(a, T.Tensor))
         node._input_shapes = tuple(  # (a custom Function's gradients are checked on device)
             (tuple(a.shape), a.dtype, None if cls._trusted else a.device)
@@ -717,22 +717,26 @@ def _run_forward(cls: type[Function], node: BackwardCFunction, args: tuple) -> A
         return cls.forward(node, *args)
 
 
-def _check_saved_as_is(node: BackwardCFunction, args: tuple, outputs: Any) -> None:
-    """torch's refusal, where ``setup_context`` saved it, of an input that forward returned
-    as it is (not written in place): its output is a new tensor, which ctx never saw.
+def _check_saved_as_is(node: BackwardCFunction, args: tuple, outputs: Any,
+                       record: bool) -> None:
+    """torch's refusal, where ``setup_context`` saved it (for backward or forward), of an
+    input that forward returned as it is (not written in place): its output is a new
+    tensor, which ctx never saw. Unrecorded, torch lets it pass for an input that requires
+    grad only.
 
     >>> class Same(Function):
     ...     forward = staticmethod(lambda x: x)
     ...     setup_context = staticmethod(lambda ctx, inputs, out: ctx.save_for_backward(out))
     >>> import minitorch
-    >>> Same.apply(minitorch.ones(1, requires_grad=True))  # doctest: +ELLIPSIS
+    >>> Same.apply(minitorch.ones(1))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     RuntimeError: An input that has been returned as-is as output is being saved for backward...
     """
     outs = outputs if isinstance(outputs, tuple) else (outputs,)
     dirty = node.__dict__.get("_dirty", ())
+    saved = (*node._to_save, *node.__dict__.get("_saved_for_forward", ()))
     if any(isinstance(t, T.Tensor) and _among(t, outs) and _among(t, args) and
-           not _among(t, dirty) for t in node._to_save):
+           not _among(t, dirty) and (record or not t.requires_grad) for t in saved):
         raise RuntimeError("An input that has been returned as-is as output is being saved for "
                            "backward. This is not supported if you override setup_context. You "
                            "should return and save a view of the input instead, e.g. with "

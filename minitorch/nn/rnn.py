@@ -236,7 +236,7 @@ class RNNBase(Module):
         if self.batch_first and batch_sizes is None:
             # LSTM transposes out of place, RNN and GRU in place: two node names
             transpose = shape.Transpose if self.mode == "LSTM" else TransposeInplace
-            output = transpose.apply(output, dims=(1, 0, 2))
+            output = transpose.apply(output, dims=(1, 0, 2), given=(0, 1))
         return output, last
 
     def _check_kernel_args(self, input: Tensor, states: tuple,

@@ -720,6 +720,21 @@ def check_value_shape(self: Tensor, parts: tuple, value: Tensor) -> Tensor:
     return value if shape == value.shape else value.view(shape)
 
 
+def copied_value(target: tuple, given: Tensor, cut: Tensor) -> Tensor:
+    """The value torch's ``t[basic key] = given`` copies into the part ``t[key]`` of shape
+    ``target`` (``cut``: ``given`` without its leading ones): ``given`` itself where the shapes
+    agree, or where it is a 0-d CPU value (filled), else ``cut`` expanded to ``target`` (an
+    ExpandBackward0 in its graph where it requires grad).
+
+    >>> v = minitorch.tensor([2.], requires_grad=True)
+    >>> copied_value((3,), v, v.view(())).grad_fn.name()
+    'ExpandBackward0'
+    """
+    if tuple(given.shape) == target or (not given.dim() and given.device.type == "cpu"):
+        return given
+    return cut if tuple(cut.shape) == target else cut.expand(target)
+
+
 def check_put_dtype(self: Tensor, value: Tensor) -> None:
     """torch's index_put refusal of a value whose dtype is not ``self``'s."""
     if value.dtype is not self.dtype:

@@ -103,9 +103,9 @@ def transpose_(self: Tensor, dim0: int, dim1: int) -> Tensor:
     check_inplace_allowed(self)  # (torch's leaf check comes before the dims' range)
     first, second = (_args.wrap_dim(d, max(self.dim(), 1)) for d in (dim0, dim1))
     if self.dim() == 0:
-        return reshape_in_place(self, TransposeInplace, dims=())
+        return reshape_in_place(self, TransposeInplace, dims=(), given=(dim0, dim1))
     dims[first], dims[second] = dims[second], dims[first]
-    return reshape_in_place(self, TransposeInplace, dims=tuple(dims))
+    return reshape_in_place(self, TransposeInplace, dims=tuple(dims), given=(dim0, dim1))
 
 
 def unsqueeze_(self: Tensor, dim: int) -> Tensor:

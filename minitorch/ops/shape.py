@@ -16,6 +16,7 @@ from typing import Any
 from .. import _args, _layout
 from .._tensor import Tensor, mark_multi_output, sum_to, sum_to_as_torch, view_strides
 from ..autograd import profiler, torch_events
+from ..autograd.grad_mode import is_inference_mode_enabled
 from ..backend import (
     array_dtype,
     c_order,
@@ -171,8 +172,8 @@ class Transpose(Permute):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        swapped = [d for d, p in enumerate(ctx.inverse) if d != p] or [0, 0]
-        return (g.transpose(*swapped),)  # torch's formula: aten::transpose, not permute
+        return (g.transpose(*ctx.given),)  # torch's formula: aten::transpose of the dims as
+        # written (its node, called on a gradient of fewer dims, wraps them anew)
 
 
 class T(Permute):
@@ -258,6 +259,8 @@ class Expand(Op):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
+        if not ctx.shape:  # torch's at::sum_to of a 0-d shape: a sum, even of a 0-d g
+            return (g.sum(),)
         if profiler._active is not None:  # torch's formula, at::sum_to: its sum and view
             return (sum_to_as_torch(g, ctx.shape),)
         return (sum_to(g, ctx.shape),)
@@ -288,6 +291,15 @@ def _strided_as(array: Any, strides: tuple) -> Any:
     return array if given is None or given == strides else restrided(array, strides)
 
 
+def _copied(a: Tensor, result: Tensor) -> Tensor:
+    """``result``, a copy of ``a`` by torch's ``copy_`` into a new tensor: one write counted
+    where ``a`` is an inference tensor read outside inference mode (its call skips autograd,
+    so the copy_ inside it goes through the version bookkeeping a normal call's skips)."""
+    if a._inference and not is_inference_mode_enabled():
+        result._version_counter.value += 1
+    return result
+
+
 class Clone(Op):
     node_name = "CloneBackward0"
     auto_linear = True  # forward AD: the tangent is this op on the input's tangent
@@ -302,9 +314,9 @@ class Clone(Op):
         xp = a._xp
         if contiguous and hasattr(xp, "ascontiguousarray"):  # numpy and CuPy
             # not ascontiguousarray: it returns a contiguous input itself, and 0-d as 1-d
-            return wrap(xp.array(a._data, copy=True, order="C"))
-        return wrap(copy_preserving_layout(xp, a._data, strides=_layout.format_strides(
-            memory_format, a._data.shape)))
+            return _copied(a, wrap(xp.array(a._data, copy=True, order="C")))
+        return _copied(a, wrap(copy_preserving_layout(xp, a._data, strides=_layout.format_strides(
+            memory_format, a._data.shape))))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -326,7 +338,7 @@ class ToCopy(Op):
         strides = None if memory_format is None else \
             _layout.format_strides(memory_format, shape) or contiguous_strides(shape)
         out = copy_preserving_layout(xp, a._data, array_dtype(xp, dtype.name), strides)
-        result = wrap(out if device is None else to_device(out, device))
+        result = _copied(a, wrap(out if device is None else to_device(out, device)))
         if not dtype.is_floating_point:  # an integer or bool copy has no gradient, as torch's
             ctx.mark_non_differentiable(result)
         return result
