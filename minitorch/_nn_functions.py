@@ -116,7 +116,7 @@ def _dropout(fn: str, input: Any, p: Any, train: Any, inplace: bool) -> Tensor:
     (p,) = _args.reals(fn, (p, "p", 2))
     train = _args.flag(fn, train, "train", 3)
     if not 0 <= p <= 1:
-        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p:g}")
     return F.dropout(input, p, train, inplace)
 
 

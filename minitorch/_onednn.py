@@ -13,14 +13,17 @@ ATen's own kernel. torch 2.13 bundles oneDNN v3.12, whose AVX-512 kernel
   own ``exp`` (a degree-5 polynomial after a ``2^n`` split), ``0.5 + r/√π·e^(-r²) + 0.5·erf``
   (``r = x/√2``), times the incoming gradient.
 
+On a CPU without AVX-512, oneDNN's AVX2 kernel runs the same backward, and a forward of the
+backward's erf: ``0.5·x + 0.5·x·erf`` (``gelu_erf_compute_vector_fwd``), which minitorch
+then runs too (:func:`~minitorch.ops._softmax_order.lanes` tells the two CPUs apart).
+
 Each step here is the instruction's float32 operation in the kernel's order, every ``vfmadd``
 one correctly rounded :func:`~minitorch._libm.fmaf`; NaNs and infinities come out as the
-kernel's (``gelu(inf)`` is NaN there, as in torch). Machines without AVX-512 run another
-oneDNN kernel; torch's AVX-512 one is the reference here.
+kernel's (``gelu(inf)`` is NaN in the AVX-512 forward, inf in the AVX2 one, as in torch).
 
 >>> import numpy as np
->>> gelu_erf(np.float32([-1.0, 1.0]))
-array([-0.15865526,  0.8413447 ], dtype=float32)
+>>> gelu_erf(np.float32([0.5, 2.0]))  # doctest: +ELLIPSIS
+array([0.345..., 1.954...], dtype=float32)
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from ._libm import fmaf
+from .ops._softmax_order import lanes
 
 __all__ = ["gelu_erf", "gelu_erf_backward"]
 
@@ -95,11 +99,17 @@ def takes(array: Any) -> bool:
 
 
 def gelu_erf(x: np.ndarray) -> np.ndarray:
-    """oneDNN's AVX-512 ``gelu_erf`` forward of a float32 array.
+    """oneDNN's ``gelu_erf`` forward of a float32 array, by the kernel it runs on this CPU:
+    the AVX-512 one's minimax polynomials, else Abramowitz and Stegun's erf.
 
-    >>> gelu_erf(np.float32([0.5, -3.0]))
-    array([ 0.34573123, -0.00405023], dtype=float32)
+    >>> gelu_erf(np.float32([0.0, 10.0]))
+    array([ 0., 10.], dtype=float32)
     """
+    return _gelu_erf_minimax(x) if lanes() == 16 else _gelu_erf_as(x)
+
+
+def _gelu_erf_minimax(x: np.ndarray) -> np.ndarray:
+    """The AVX-512 forward (``gelu_erf_minimax_approx_compute_vector_fwd``)."""
     bits = x.view(np.uint32)
     magnitude_bits = bits & _MAGNITUDE
     magnitude = magnitude_bits.view(np.float32)
@@ -109,6 +119,18 @@ def gelu_erf(x: np.ndarray) -> np.ndarray:
         c = _MINIMAX[:, index]
         erf = _with_sign(_horner(c[4::-1], magnitude, c[5]), bits & _SIGN)
         return x * (erf + _ONE) * _HALF
+
+
+def _gelu_erf_as(s: np.ndarray) -> np.ndarray:
+    """The AVX2 forward (``gelu_erf_compute_vector_fwd``): ``erf(s/√2)`` by Abramowitz and
+    Stegun's 7.1.26, as the backward's, then ``0.5·s + 0.5·s·erf`` fused."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        x = s * _SQRT1_2
+        t = _ONE / fmaf(_AS_P, np.abs(x), _ONE)
+        minus_q_t = -_exp(-(x * x)) * t
+        erf = fmaf(minus_q_t, _horner(_AS_POLY[1:], t, _AS_POLY[0]), _ONE)
+        half = s * _HALF
+        return fmaf(_with_sign(erf, x.view(np.uint32) & _SIGN), half, half)
 
 
 def _exp(s: np.ndarray) -> np.ndarray:

@@ -227,8 +227,8 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
     ...                                    pos_weight=minitorch.tensor([2.]))
     tensor(1.3863)
     """
+    reduction = _check_reduction(reduction, size_average, reduce)  # (torch's first line)
     check_operands(input, target)
-    reduction = _check_reduction(reduction, size_average, reduce)
     if input.shape != target.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")

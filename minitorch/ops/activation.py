@@ -25,7 +25,7 @@ from .._tensor import Tensor
 from ..backend import c_order, cpu_math, half_via_float, namespace, zero_where
 from . import _fused
 from ._base import Op, kept, like, wrap
-from ._softmax_order import torch_exp, torch_log_sigmoid, torch_sigmoid, torch_silu
+from ._softmax_order import torch_exp, torch_log_sigmoid, torch_sigmoid, torch_silu, vector_body
 from .pointwise import clamped, where, zero_grad
 from .unary_more import erf_array
 
@@ -119,7 +119,9 @@ class HardtanhBackward(_PiecewiseLinearBackward):
 
     @staticmethod
     def kernel(xp: Any, g: Any, x: Any, min_val: float, max_val: float) -> Any:
-        return zero_where(xp, g, (x <= min_val) | (x >= max_val))
+        # NaN passes the gradient in torch's scalar tail, not in its vectorised body
+        inside = ((x > min_val) & (x < max_val)) | (xp.isnan(x) & ~vector_body(xp, x))
+        return zero_where(xp, g, ~inside)
 
 
 class Elu(_Activation):
@@ -134,7 +136,8 @@ class Elu(_Activation):
     @staticmethod
     def gradient(g: Tensor, x: Tensor, alpha: float) -> Tensor:
         # torch's second derivative is zero at x = 0: exp sees x only where x < 0
-        return where(x <= 0, g * alpha * where(x < 0, x, 0.0).exp(), g)  # (NaN: positive)
+        negative = (x <= 0) | vector_nan(x)  # (NaN: positive in torch's scalar tail)
+        return where(negative, g * alpha * where((x < 0) | x.isnan(), x, 0.0).exp(), g)
 
     @staticmethod
     def backward_arrays(ctx: Any, g: Any) -> Any:
@@ -146,7 +149,7 @@ class Elu(_Activation):
         xp, x = namespace(g), x._data
         negative = x <= 0
         e = torch_exp(xp, xp.where(negative, x, xp.zeros((), dtype=x.dtype)))
-        return (xp.where(negative, g * ctx.options["alpha"] * e, g),)
+        return (_nan_in_body(xp, x, xp.where(negative, g * ctx.options["alpha"] * e, g)),)
 
 
 class LeakyRelu(_Activation):
@@ -272,6 +275,22 @@ def _gelu_tanh_inner(xp: Any, x: Any) -> Any:
     return _BETA * _fused.multiply_add(xp, x * x * x, _KAPPA, x)
 
 
+def _nan_in_body(xp: Any, x: Any, grad: Any) -> Any:
+    """elu's gradient ``grad`` with NaN where ``x`` is NaN in torch's vectorised body (its
+    negative side, computed there), not in its scalar tail (its positive side)."""
+    return xp.where(xp.isnan(x) & vector_body(xp, x), x, grad)
+
+
+def vector_nan(x: Tensor) -> Tensor:
+    """Where ``x`` is NaN in torch's vectorised body (:func:`vector_body`), where its
+    piecewise gradients take another branch than in its scalar tail.
+
+    >>> vector_nan(minitorch.full((17,), float("nan"))).sum()
+    tensor(16)
+    """
+    return wrap(vector_body(x._xp, x._data)) & x.isnan()
+
+
 class EluInplace(Elu):
     node_name = "EluBackward1"  # torch's elu_ computes its gradient from the result
     result_slope = ("alpha", _ELU_RESULT)
@@ -286,7 +305,7 @@ class EluInplace(Elu):
             return NotImplemented
         xp, alpha = namespace(g), ctx.options["alpha"]
         r = Elu.compute(xp, x._data, alpha)
-        return (xp.where(r <= 0, g * (r + alpha), g),)
+        return (_nan_in_body(xp, r, xp.where(r <= 0, g * (r + alpha), g)),)
 
 
 class LeakyReluInplace(LeakyRelu):

@@ -27,6 +27,7 @@ from .activation import (
     _activation,
     _check_kernel_dtype,
     _PiecewiseLinearBackward,
+    vector_nan,
 )
 from .pointwise import _NoDerivative, sum_to, where
 
@@ -39,8 +40,9 @@ _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804
 
 
 def _negative_part(x: Tensor) -> Tensor:
-    """``x`` where negative, else 0: what an exp may see without overflowing."""
-    return where(x < 0, x, 0.0)
+    """``x`` where not positive (NaN kept), else 0: what an exp may see without
+    overflowing."""
+    return where((x < 0) | x.isnan(), x, 0.0)
 
 
 class Selu(_Activation):
@@ -54,9 +56,10 @@ class Selu(_Activation):
 
     @staticmethod
     def gradient(g: Tensor, x: Tensor) -> Tensor:
-        # (torch's elu_backward takes the negative branch where x <= 0: NaN is positive)
-        return where(x <= 0, g * (_SELU_ALPHA * _SELU_SCALE) * _negative_part(x).exp(),
-                     g * _SELU_SCALE)
+        # (torch's elu_backward takes the negative branch where x <= 0, and for NaN in its
+        # vectorised body)
+        return where((x <= 0) | vector_nan(x),
+                     g * (_SELU_ALPHA * _SELU_SCALE) * _negative_part(x).exp(), g * _SELU_SCALE)
 
 
 class Celu(_Activation):
@@ -71,8 +74,8 @@ class Celu(_Activation):
     def gradient(g: Tensor, x: Tensor, alpha: float) -> Tensor:
         # torch's CeluBackward0 takes 1/alpha from alpha rounded to float32
         input_scale = 1.0 / struct.unpack("f", struct.pack("f", alpha))[0]
-        return where(x <= 0, g * input_scale * alpha * (_negative_part(x) * input_scale).exp(),
-                     g)
+        return where((x <= 0) | vector_nan(x),
+                     g * input_scale * alpha * (_negative_part(x) * input_scale).exp(), g)
 
 
 class Mish(_Activation):
@@ -100,8 +103,9 @@ class Hardswish(_Activation):
 
     @staticmethod
     def gradient(g: Tensor, x: Tensor) -> Tensor:
-        # torch's kernel: 0 up to -3, g·(x/3 + 1/2) strictly inside (-3, 3), g from 3 on
-        return where(x <= -3, 0.0, where(x < 3, g * (x / 3 + 0.5), g))
+        # torch's kernel: 0 up to -3, g·(x/3 + 1/2) strictly inside (-3, 3), g from 3 on;
+        # NaN is inside in its vectorised body, past 3 in its scalar tail
+        return where(x <= -3, 0.0, where((x < 3) | vector_nan(x), g * (x / 3 + 0.5), g))
 
 
 class Hardsigmoid(_Activation):

@@ -198,14 +198,18 @@ def zeta_array(xp: Any, s: float, q: Any, single: bool = False) -> Any:
 
 def polygamma_array(xp: Any, n: int, a: Any) -> Any:
     """``ψ⁽ⁿ⁾(a)``: digamma for 0, trigamma for 1 (float16 computed in float32), else
-    ``(-1)ⁿ⁺¹ n! ζ(n+1, a)`` in the dtype, ζ summed in float64 (float32 for float16)."""
+    ``(-1)ⁿ⁺¹ n! ζ(n+1, a)`` in the dtype, ζ summed in float64 (float32 for float16); for
+    float16, ``n!`` and the product in float32, as torch's Half arithmetic (ζ rounded to
+    float16 first)."""
     if n < 2:
         return half_via_float(digamma_array if n == 0 else trigamma_array, xp, a)
-    factorial = xp.asarray((1 if n % 2 else -1) * _factorial(n, a.dtype == xp.float32),
-                           dtype=a.dtype)
-    wide = xp.float32 if a.dtype == getattr(xp, "float16", None) else xp.float64
-    zeta = zeta_array(xp, n + 1.0, xp.astype(a, wide), single=a.dtype == xp.float32)
-    return factorial * xp.astype(zeta, a.dtype)
+    half = a.dtype == getattr(xp, "float16", None)
+    product = xp.float32 if half else a.dtype
+    factorial = xp.asarray((1 if n % 2 else -1) * _factorial(n, a.dtype != xp.float64),
+                           dtype=product)
+    zeta = zeta_array(xp, n + 1.0, xp.astype(a, xp.float32 if half else xp.float64),
+                      single=a.dtype == xp.float32)
+    return xp.astype(factorial * xp.astype(xp.astype(zeta, a.dtype), product), a.dtype)
 
 
 def _factorial(n: int, single: bool) -> float:

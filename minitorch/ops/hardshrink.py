@@ -17,6 +17,7 @@ from .. import _args
 from .._dtype import finfo
 from .._tensor import Tensor
 from ._base import Op, wrap
+from ._softmax_order import vector_body
 
 Number = int | float  # a Scalar of torch's parser (the annotation its type check reads)
 
@@ -24,20 +25,10 @@ __all__ = ["Hardshrink", "HardshrinkBackward", "Softshrink", "SoftshrinkBackward
            "softshrink"]
 
 
-def _vector_body(xp: Any, x: Any) -> Any:
-    """Where torch's CPU loop runs its vectorised form on ``x``: the values in blocks of 64
-    bytes from the start, in memory order; the rest (the tail) runs its scalar form. The two
-    differ on NaN and on the sign of a zero. (One thread's loop: tensors of fewer than 32768
-    values.)"""
-    block = 512 // xp.finfo(x.dtype).bits
-    index = xp.reshape(xp.arange(x.size), x.shape)
-    return index < x.size - x.size % block
-
-
 def _shrunk(xp: Any, x: Any, lambd: Any, kept: Any) -> Any:
     """``kept`` where ``x`` is outside ``[-lambd, lambd]``, else 0; NaN counts as outside in
     torch's scalar tail and as inside in its vectorised body."""
-    inside = ((x >= -lambd) & (x <= lambd)) | (xp.isnan(x) & _vector_body(xp, x))
+    inside = ((x >= -lambd) & (x <= lambd)) | (xp.isnan(x) & vector_body(xp, x))
     return xp.where(inside, xp.zeros_like(kept), kept)
 
 
@@ -94,7 +85,7 @@ class Softshrink(Hardshrink):
     def shrink(xp: Any, x: Any, lambd: Any) -> Any:
         # torch's kernel: inside the band +0., or x * 0 in its scalar tail (-0. for a
         # negative x); NaN stays NaN
-        band = xp.where(_vector_body(xp, x) & ~xp.isnan(x), xp.zeros_like(x), x * 0)
+        band = xp.where(vector_body(xp, x) & ~xp.isnan(x), xp.zeros_like(x), x * 0)
         return xp.where(x > lambd, x - lambd, xp.where(x < -lambd, x + lambd, band))
 
 

@@ -805,8 +805,10 @@ def _unary(name: str, aten: str, compute: Any, grad: Any, saves: str | None,
     too. ``node`` is torch's node name where it is not ``<name>Backward0``."""
 
     def forward(ctx: Any, a: Tensor) -> Tensor:
-        xp = a._xp
-        out = wrap(in_memory_order(lambda x: half_via_float(compute, xp, x), cls.prepare(a)))
+        xp, x = a._xp, cls.prepare(a)
+        out = in_memory_order(lambda x: half_via_float(compute, xp, x), x)
+        out = wrap(out if x is a._data else torch_layout(out, a._data))  # (the cast copy of an
+        # expanded input has lost its zero strides: laid out by the input as given)
         if saves is not None:
             ctx.save_for_backward(out if saves == "result" else a)
         return out

@@ -50,7 +50,7 @@ class MaxUnpool2D(Op):
                                f"{int(xp.reshape(index, (-1,))[last])} (output volumes are of "
                                f"size {'x'.join(map(str, size))})")
         ctx.save_for_backward(wrap(index))
-        ctx.shape, ctx.volume = a._data.shape, volume
+        ctx.shape, ctx.volume, ctx.lead = a._data.shape, volume, lead
         out = xp.zeros((_count(lead), volume), dtype=a._data.dtype)
         if volume:
             rows = xp.reshape(xp.arange(index.shape[0]), (-1, 1))
@@ -60,8 +60,8 @@ class MaxUnpool2D(Op):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         (index,) = ctx.saved_tensors  # a gather, recorded: the gradient differentiates again
-        planes = g.reshape(index.shape[0], ctx.volume)
-        return planes.gather(1, index).reshape(ctx.shape), None
+        planes = g.reshape(*ctx.lead, ctx.volume)  # (torch's: over the last dim of its lead)
+        return planes.gather(-1, index.reshape(*ctx.lead, -1)).reshape(ctx.shape), None
 
 
 class MaxUnpool3D(MaxUnpool2D):
