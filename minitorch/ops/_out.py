@@ -26,6 +26,7 @@ from .._tensor import (
     check_no_overlap,
     check_output_shape,
     check_partial_overlap,
+    overlap_error,
     shares_memory,
 )
 from ..autograd import grad_mode
@@ -309,6 +310,7 @@ _PROMOTED = frozenset({"bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left
 # the op an alias runs, which torch's autograd refusal names
 # the ops that join their tensors raised to enough dims with cat (ops/stacking.py)
 _STACKING = frozenset({"hstack", "vstack", "dstack", "row_stack", "column_stack"})
+_JOINS = frozenset({"cat", "concat", "concatenate", "stack", *_STACKING})  # (cat's kernel)
 _RUNS = {"square": "pow", "absolute": "abs", "negative": "neg", "fix": "trunc", "msort": "sort",
          "arccos": "acos", "arccosh": "acosh", "arcsin": "asin", "arcsinh": "asinh",
          "arctan": "atan", "arctanh": "atanh", "subtract": "sub", "divide": "div",
@@ -711,12 +713,7 @@ def _write(result: Tensor, out: Tensor, differentiable: bool = True,
     into any dtype where ``cast`` (a copy), else one it casts to."""
     if not cast:
         _check_cast(result.dtype, out)
-    if out.shape != result.shape:
-        if out.numel():
-            warn_resized(tuple(out.shape), tuple(result.shape), stacklevel=4)
-        from .._factories import resize_storage  # (the factories import this module)
-
-        resize_storage(out, tuple(result.shape))
+    _resized(out, tuple(result.shape))
     with _batched_function.own_write(), grad_mode._recording(
             differentiable and grad_mode._state.grad_enabled):
         out.copy_(result)
@@ -724,6 +721,46 @@ def _write(result: Tensor, out: Tensor, differentiable: bool = True,
         # out takes its NotImplemented node)
         out._take_grad_fn(result._grad_fn, result._output_nr)
     return out
+
+
+def _resized(out: Tensor, shape: tuple) -> None:
+    """``out`` resized to ``shape`` where it has another, with torch's warning where it had
+    elements."""
+    if tuple(out.shape) != shape:
+        if out.numel():
+            warn_resized(tuple(out.shape), shape, stacklevel=5)
+        from .._factories import resize_storage  # (the factories import this module)
+
+        resize_storage(out, shape)
+
+
+def _refuse_joined_overlap(key: str, args: tuple, kwargs: dict, out: Tensor) -> None:
+    """torch's refusal of cat (which stack and the stacking ops run) into an ``out`` that is,
+    or shares memory with, one of the tensors it joins.
+
+    >>> x = minitorch.ones(2)
+    >>> minitorch.cat([x, x], out=x)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    RuntimeError: unsupported operation: some elements of the input tensor and the written-to...
+    """
+    if key in _JOINS:
+        for tensor in _tensors_of((*args, *kwargs.values())):
+            if tensor is out:  # (torch's same tensor overlaps fully, even with no elements)
+                raise overlap_error()
+            check_no_overlap(out, tensor)
+
+
+def _stack_into_its_tensor(fn: Callable, args: tuple, kwargs: dict, out: Tensor) -> None:
+    """torch's stack into an ``out`` that is one of its tensors, of another shape than the
+    result: out resized first, then the tensors' sizes compared, out's now another."""
+    tensors = _tensors_of((*args, *kwargs.values()))
+    if any(t is out for t in tensors) and all(t.shape == tensors[0].shape for t in tensors):
+        _resized(out, tuple(fn(*args, **kwargs).shape))
+        at = next((i for i, t in enumerate(tensors) if t.shape != tensors[0].shape), None)
+        if at is not None:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got "
+                               f"{list(tensors[0].shape)} at entry 0 and "
+                               f"{list(tensors[at].shape)} at entry {at}")
 
 
 # how torch's kernel of each :data:`PARSED_OUT` op checks out's dtype against its result's:
@@ -1350,8 +1387,15 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
         args = _prepared(name, args, kwargs, outs)
         if key in _STACKING and not (args[0] if args else kwargs.get("tensors", ())):
             return fn(*args, **kwargs)  # (its refusal of no tensors, before its cat's out=)
+        if key == "stack":
+            _stack_into_its_tensor(fn, args, kwargs, outs[0])
         _kernel_checks_first(key, args, kwargs, outs[0], graded=False)
         refused, copied = _runs(key, op, args, kwargs)
+        if key == "inner" and refused == "mul":  # torch's inner of a 0-d operand is mul,
+            # out= and all
+            from .pointwise import mul  # (pointwise imports this)
+
+            return mul(*args, **kwargs, out=out)
         unimplemented = refused in _DERIVATIVE_NOT_IMPLEMENTED  # (out takes its record)
         if name not in _NOT_DIFFERENTIABLE_OUT and refused:  # (theirs refuse no gradient)
             _refuse_grad(refused, _tensors_of((*args, *kwargs.values())), outs)
@@ -1396,6 +1440,7 @@ def parsed_out(fn: Callable, name: str, kind: str) -> Callable:
                                      outs[i], fields[i]) for i in order}
         if key in ("cross", "linalg_cross"):  # (its kernel's overlap checks, after out's dtype)
             _refuse_cross_overlap(name, args, kwargs, outs[0])
+        _refuse_joined_overlap(key, args, kwargs, outs[0])
         for i, o in enumerate(outs):  # (every dtype checked before any is written)
             _write(results[i] if unimplemented else checked[i], o, not unimplemented)
         if not many:

@@ -129,7 +129,8 @@ def op_number(value: Any, op: str, arg: str, position: int | None = None) -> Any
     """
     if position is not None and isinstance(value, Tensor):
         return value
-    if position is not None and not isinstance(value, (int, float, complex)):
+    if position is not None and not isinstance(value, (int, float, complex)) and \
+            not _args.holds_number(value):  # (a numpy scalar is a number to torch's parser)
         _args.tensor_args(op, (value, arg, position))
     _args.number_types(op, (value, arg, position))
     return value

@@ -467,8 +467,16 @@ _TESTED = frozenset({"weight_decay", "momentum", "t0"})
 
 
 def _plain(value: Any) -> Any:
-    if isinstance(value, Tensor):
-        return value.item()
+    if isinstance(value, Tensor) or (_args.holds_number(value) and not _narrow(value)):
+        return value.item()  # (a numpy scalar as wide as Python's number, which torch's ops
+        # read as one: it widens no float32 update, as numpy's float64 would)
     if isinstance(value, tuple):
         return tuple(_plain(v) for v in value)
     return value
+
+
+def _narrow(number: Any) -> bool:
+    """Whether a numpy scalar is narrower than Python's number of its kind (float16 and
+    float32, complex64), which Python's arithmetic in torch's step keeps narrow."""
+    kind, size = number.dtype.kind, number.dtype.itemsize
+    return kind in "fc" and size < (16 if kind == "c" else 8)
