@@ -171,6 +171,27 @@ def mismatches(programs: dict[str, Callable[[Any], Any]]) -> list[str]:
     return found
 
 
+def program(text: str) -> Callable[[Any], Any]:
+    """``text`` (statements ending in ``result = ...``) as a program of the library ``L``
+    (``F``: its functional; ``N(node)``: a node's class name; ``np``: numpy).
+
+    >>> program("result = L.ones(2).sum()")(mt)
+    tensor(2.)
+    """
+    def run(L: Any) -> Any:
+        scope = {"L": L, "F": L.nn.functional, "N": lambda node: type(node).__name__,
+                 "np": np}
+        exec(text, scope)
+        return scope["result"]
+
+    return run
+
+
+def sweep(texts: Sequence[str]) -> None:
+    """Each :func:`program` run as torch runs it; every mismatch reported at once."""
+    assert not (found := mismatches({t: program(t) for t in texts})), "\n".join(found)
+
+
 def assert_conv_bits(got: np.ndarray, want: np.ndarray) -> None:
     """A float32 convolution's result equal to torch's to the bit where minitorch repeats
     oneDNN's kernels (AVX-512 CPUs, ``ops._conv_order``); elsewhere oneDNN takes kernels of

@@ -9,28 +9,12 @@ message, or give torch's result; the sweeps report every mismatch at once."""
 from __future__ import annotations
 
 import warnings
-from typing import Any
 
 import pytest
 import torch
 
 import minitorch
-from tests.oracle import assert_as_torch, mismatches
-
-
-def _run(program: str) -> Any:
-    """``program`` (statements, then ``result = ...``) as a function of the library; ``N``
-    names a node by its class."""
-    def run(L: Any) -> Any:
-        scope = {"L": L, "F": L.nn.functional, "N": lambda node: type(node).__name__}
-        exec(program, scope)
-        return scope["result"]
-
-    return run
-
-
-def _sweep(programs: list[str]) -> None:
-    assert not (found := mismatches({p: _run(p) for p in programs})), "\n".join(found)
+from tests.oracle import assert_as_torch, sweep
 
 
 def test_a_write_into_a_view_of_a_0d_tensor_keeps_its_gradients() -> None:
@@ -38,7 +22,7 @@ def test_a_write_into_a_view_of_a_0d_tensor_keeps_its_gradients() -> None:
     for -2 (pow's saved input was a view of the written memory); an expanded view of a 0-d
     base failed in backward, and an empty one inside numpy."""
     head = "x = L.tensor(-1.5, requires_grad=True); w = L.tensor(2.5, requires_grad=True)\n"
-    _sweep([head + body for body in (
+    sweep([head + body for body in (
         "b = x * 1; b.view(1).pow_(2); b.backward(); result = x.grad",
         "b = x * 1; b.unsqueeze(0).clamp_(min=0); b.backward(); result = x.grad",
         "b = x.clone(); b.view(1).mul_(w); b.backward(); result = x.grad, w.grad",
@@ -74,7 +58,7 @@ def test_a_write_into_a_saved_index_is_refused_at_backward(dtype: str) -> None:
             "v = L.tensor([[5., 6.], [7., 8.]], requires_grad=True)\n"
             f"i = L.tensor([1, 0]).{dtype}(); m = L.tensor([True, False])\n")
     writes = ("i.zero_()", "m.logical_not_()", "x.grad")  # (the last: no write at all)
-    _sweep([f"{head}{op}\n{write} if '{write}' != 'x.grad' else None\n"
+    sweep([f"{head}{op}\n{write} if '{write}' != 'x.grad' else None\n"
             "y.sum().backward(); result = x.grad, v.grad"
             for op in INDEX_WRITES for write in writes
             if "i" in op.replace("index", "") or "m" in op or write == "x.grad"])
@@ -83,7 +67,7 @@ def test_a_write_into_a_saved_index_is_refused_at_backward(dtype: str) -> None:
 def test_a_written_uint8_mask_of_a_write_is_refused_too() -> None:
     """The index tensors of x[key] = v are the key's as given: a uint8 mask written into
     after the write is refused at backward, as a bool one (it was converted, then saved)."""
-    _sweep([f"x = L.zeros(2, 2, requires_grad=True); y = x * 1\nk = {key}\n"
+    sweep([f"x = L.zeros(2, 2, requires_grad=True); y = x * 1\nk = {key}\n"
             "y[k] = L.ones(2, requires_grad=True); k.zero_(); y.sum().backward()\n"
             "result = x.grad" for key in ("L.tensor([1, 0], dtype=L.uint8)",
                                           "L.tensor([True, False])")])
@@ -92,7 +76,7 @@ def test_a_written_uint8_mask_of_a_write_is_refused_too() -> None:
 def test_take_saves_its_input() -> None:
     """Autograd fuzzer s41: x.take(i); x.add_(1); backward ran; torch's TakeBackward0 saves
     self, so it refuses."""
-    _sweep(["a = L.tensor([1., 2.], requires_grad=True); x = a * 1\n"
+    sweep(["a = L.tensor([1., 2.], requires_grad=True); x = a * 1\n"
             "y = x.take(L.tensor([1, 0])); x.add_(1); y.sum().backward(); result = a.grad"])
 
 
@@ -126,14 +110,14 @@ def test_a_write_matters_only_into_what_torch_saves(name: str) -> None:
                 f"requires_grad={grads[1]})\na, b = a0 * 1, b0 * 1\ny = {SAVED[name]}\n"
                 f"with L.no_grad(): {written}.add_(0.25)\n"
                 "y.sum().backward(); result = a0.grad, b0.grad")
-    _sweep(programs)
+    sweep(programs)
 
 
 def test_copy_of_a_tensor_into_itself_writes_nothing() -> None:
     """Math fuzzer s41 (seed 4101): nan_to_num(x, out=x) of an expanded uint8 x was refused
     for its overlap; torch copies an integer input into out (copy_ of the same memory, laid
     alike, writes nothing and checks nothing): so does x.copy_(x) of any expanded x."""
-    _sweep([
+    sweep([
         "b = L.tensor([1], dtype=L.uint8); x = b.expand(3); result = L.nan_to_num(x, out=x)",
         "b = L.tensor([1], dtype=L.uint8); result = L.nan_to_num(b.expand(3), "
         "out=b.expand(3))",
@@ -154,7 +138,7 @@ def test_rms_norm_of_a_strided_input_ends_in_a_contiguous_clone() -> None:
     """nn fuzzer s41 (seeds 4101, 4102): F.rms_norm of a transposed input gave MulBackward0
     and the input's strides; torch's composite ends in contiguous() (CloneBackward0), and
     warns once that a weight of another dtype keeps it from its fused kernel."""
-    _sweep([f"x0 = L.tensor([[1., -2., 3.], [0.5, 4., -1.]], requires_grad=True)\n"
+    sweep([f"x0 = L.tensor([[1., -2., 3.], [0.5, 4., -1.]], requires_grad=True)\n"
            f"y = F.rms_norm(x0{view}{cast}, [{x_len}]{weight}); y.sum().backward()\n"
            "result = y, y.stride(), N(y.grad_fn), N(y.grad_fn.next_functions[0][0]), x0.grad"
            for view, x_len in ((".t()", 2), ("", 3))
@@ -163,7 +147,7 @@ def test_rms_norm_of_a_strided_input_ends_in_a_contiguous_clone() -> None:
     for lib in (torch, minitorch):
         lib.set_warn_always(True)
     try:
-        _sweep([f"import warnings\nwith warnings.catch_warnings(record=True) as seen:\n"
+        sweep([f"import warnings\nwith warnings.catch_warnings(record=True) as seen:\n"
                 f"    warnings.simplefilter('always')\n    try:\n"
                 f"        F.rms_norm(L.ones(2, {size}{dt}), [3], L.ones(3))\n"
                 "    except RuntimeError as e:\n        error = str(e)\n"
@@ -179,7 +163,7 @@ def test_sum_and_mean_over_dim_none_take_the_overload_with_dims() -> None:
     """Math fuzzer s41 (seed 4101): torch.mean(x, dim=None) gave MeanBackward0; a dim given,
     even None, picks torch's overload with dims (MeanBackward1, SumBackward1)."""
     head = "x = L.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True)\n"
-    _sweep([head + f"y = {call}\nresult = y, N(y.grad_fn), y.grad_fn._saved_self_sym_sizes"
+    sweep([head + f"y = {call}\nresult = y, N(y.grad_fn), y.grad_fn._saved_self_sym_sizes"
             for call in ("L.mean(x, dim=None)", "x.mean(None)", "L.sum(x, None)",
                          "x.sum(dim=None, dtype=L.float64)", "L.mean(x, None, False)",
                          "x.sum()", "x.mean(dtype=L.float64)", "x[0, 0].sum(None)")]
@@ -190,7 +174,7 @@ def test_nearest_grid_sample_of_a_grid_alone_that_requires_grad() -> None:
     """nn fuzzer s41 (seeds 4101, 4102): grid_sample(mode='nearest') where only the grid
     requires grad was refused at backward (the composition had no graph); its gradient is
     zero, as torch's."""
-    _sweep(["x = L.arange(9.).view(1, 1, 3, 3)\n"
+    sweep(["x = L.arange(9.).view(1, 1, 3, 3)\n"
             "g = L.tensor([[[[-0.1, -0.2], [1.0, 0.6]], [[-0.9, -0.7], [0.4, -0.5]]]],"
             " requires_grad=True)\n"
             f"y = F.grid_sample(x, g, mode='nearest', align_corners={corners})\n"
@@ -211,7 +195,7 @@ def test_a_function_has_vjp_as_torchs_other_name_for_backward() -> None:
     backward), and a Function may define vjp instead of backward, not both."""
     head = ("Fn = type('Fn', (L.autograd.Function,), {'forward': staticmethod(lambda ctx, x: "
             "x * 2)")
-    _sweep([f"{head}{extra}}})\nx = L.ones(1, requires_grad=True); Fn.apply(x).backward()\n"
+    sweep([f"{head}{extra}}})\nx = L.ones(1, requires_grad=True); Fn.apply(x).backward()\n"
             "result = x.grad, callable(Fn.vjp)"
             for extra in ("", ", 'vjp': staticmethod(lambda ctx, g: g * 3)",
                           ", 'backward': staticmethod(lambda ctx, g: g * 5)",
