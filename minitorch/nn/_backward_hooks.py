@@ -62,7 +62,11 @@ def _setup_inputs(module: Any, args: tuple, state: dict) -> tuple:
 
 
 def _input_hook(module: Any, grads: tuple, state: dict) -> tuple:
-    """The hooks get one gradient per tensor input (None where it needs none)."""
+    """The hooks get one gradient per tensor input (None where it needs none); none runs
+    where no gradient came through the module's outputs (a dict of outputs, whose tensors
+    torch's hook does not track, or a double backward), as torch's."""
+    if "grad_output" not in state:
+        return grads
     by_position = dict(zip(state["tracked"], grads))
     tensor_positions = state["tensor_positions"]
     grad_input = tuple(by_position.get(i) for i in tensor_positions)
@@ -75,6 +79,9 @@ def _input_hook(module: Any, grads: tuple, state: dict) -> tuple:
 
 
 def _setup_outputs(module: Any, out: Any, state: dict) -> Any:
+    if not isinstance(out, (Tensor, tuple)):  # (a list or a dict: its tensors untracked)
+        warnings.warn("For backward hooks to be called, module output should be a Tensor or "
+                      f"a tuple of Tensors but received {type(out)}", stacklevel=5)
     outputs = out if isinstance(out, tuple) else (out,)
     tracked = [i for i, o in enumerate(outputs) if isinstance(o, Tensor) and o.requires_grad]
     if not tracked:

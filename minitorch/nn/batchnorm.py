@@ -83,7 +83,7 @@ class _BatchNorm(Module):
     def forward(self, input: Tensor) -> Tensor:
         self._check_input_dim(input)
         momentum = 0.0 if self.momentum is None else self.momentum
-        if self.training and self.track_running_stats:
+        if self.training and self.track_running_stats and self.num_batches_tracked is not None:
             with grad_mode._recording(False):
                 self.num_batches_tracked.add_(1)
             if self.momentum is None:  # a cumulative average over all batches

@@ -34,6 +34,12 @@ def _position(index: Any, size: int) -> int:
     return index % size
 
 
+def _dir_without_indices(self: Module) -> list[str]:
+    """A list container's ``dir()``: its elements' names (``"0"``, ``"1"``) left out, as
+    torch's."""
+    return [key for key in Module.__dir__(self) if not key.isdigit()]
+
+
 class Sequential(Module):
     """A chain of modules named ``0, 1, ...`` (or by an OrderedDict's keys).
 
@@ -44,6 +50,8 @@ class Sequential(Module):
       (fc): Linear(in_features=1, out_features=1, bias=True)
     )
     """
+
+    __dir__ = _dir_without_indices
 
     def __init__(self, *args: Any) -> None:
         super().__init__()
@@ -193,6 +201,8 @@ class ModuleList(Module):
       (2): Tanh()
     )
     """
+
+    __dir__ = _dir_without_indices
 
     def __init__(self, modules: Iterable[Module] | None = None) -> None:
         super().__init__()
@@ -430,6 +440,8 @@ class ParameterList(Module):
     >>> nn.ParameterList([minitorch.ones(2, 3)])
     ParameterList(  (0): Parameter containing: [torch.float32 of size 2x3])
     """
+
+    __dir__ = _dir_without_indices
 
     def __init__(self, values: Iterable[Any] | None = None) -> None:
         super().__init__()

@@ -27,7 +27,7 @@ import types
 import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from .. import _args, backend
 from .._dtype import float16, float32, float64
@@ -151,6 +151,21 @@ def _has_extra_state(module: Module) -> bool:
     return type(module).get_extra_state is not Module.get_extra_state
 
 
+def _forward_unimplemented(self: Any, *input: Any) -> None:
+    """The computation of the module; every subclass defines it (torch's placeholder, whose
+    name its refusals say: it takes no keyword argument).
+
+    >>> nn.Module()()
+    Traceback (most recent call last):
+    NotImplementedError: Module [Module] is missing the required "forward" function
+    """
+    raise NotImplementedError(
+        f'Module [{type(self).__name__}] is missing the required "forward" function')
+
+
+T_destination = TypeVar("T_destination", bound=dict[str, Any])  # state_dict's destination
+
+
 class Module:
     """Base class for all layers and models: subclass it and define ``forward``.
 
@@ -159,6 +174,9 @@ class Module:
     """
 
     training: bool
+    dump_patches: bool = False  # torch's class attributes (its loader's old switches)
+    call_super_init: bool = False
+    T_destination = T_destination
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if kwargs:  # torch's words, for the class that inherits this constructor
@@ -195,16 +213,14 @@ class Module:
         super().__init_subclass__(**kwargs)
         init = cls.__init__
         owner = init.__qualname__.split(".")[0]
-        if cls.__module__.startswith("minitorch.") and not cls.__name__.startswith("_") and \
+        if getattr(cls, "__module__", "").startswith("minitorch.") and \
+                not cls.__name__.startswith("_") and \
                 "__init__" not in vars(cls) and init is not Module.__init__ and \
                 owner not in _TORCH_BASES:
             cls.__init__ = _renamed(init, f"{cls.__name__}.__init__")
 
     # ---- running -----------------------------------------------------------------------
-    def forward(self, *args: Any, **kwargs: Any) -> Any:
-        """The computation of the module; every subclass defines it."""
-        raise NotImplementedError(
-            f'Module [{type(self).__name__}] is missing the required "forward" function')
+    forward: Callable[..., Any] = _forward_unimplemented
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self._backward_hooks or self._backward_pre_hooks or self._forward_pre_hooks \
@@ -318,9 +334,11 @@ class Module:
             self._forward_hooks_always_called[handle._key] = True
         return handle
 
-    def register_full_backward_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+    def register_full_backward_hook(self, hook: Callable[..., Any],
+                                    prepend: bool = False) -> RemovableHandle:
         """Call ``hook(module, grad_input, grad_output)`` once the gradients w.r.t. the
-        module's tensor inputs are computed; a returned tuple replaces ``grad_input``.
+        module's tensor inputs are computed; a returned tuple replaces ``grad_input``. With
+        ``prepend`` it runs before the hooks already there.
 
         >>> lin = minitorch.nn.Linear(2, 1)
         >>> _ = lin.register_full_backward_hook(lambda m, gi, go: print(go[0]))
@@ -330,7 +348,7 @@ class Module:
         if self._is_full_backward_hook is False:
             raise RuntimeError(_backward_hooks.BOTH_KINDS)
         object.__setattr__(self, "_is_full_backward_hook", True)
-        return add_hook(self._backward_hooks, hook)
+        return add_hook(self._backward_hooks, hook, prepend)
 
     def register_backward_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
         """The deprecated backward hook: ``hook(module, grad_input, grad_output)`` on the
@@ -351,9 +369,10 @@ class Module:
         object.__setattr__(self, "_is_full_backward_hook", False)
         return add_hook(self._non_full_backward_hooks, hook)
 
-    def register_full_backward_pre_hook(self, hook: Callable[..., Any]) -> RemovableHandle:
+    def register_full_backward_pre_hook(self, hook: Callable[..., Any],
+                                        prepend: bool = False) -> RemovableHandle:
         """Call ``hook(module, grad_output)`` when the gradients w.r.t. the module's outputs
-        arrive; a returned tuple replaces them.
+        arrive; a returned tuple replaces them (``prepend``: before the hooks already there).
 
         >>> lin = minitorch.nn.Linear(2, 1)
         >>> _ = lin.register_full_backward_pre_hook(lambda m, go: (go[0] * 0,))
@@ -361,7 +380,7 @@ class Module:
         >>> lin(x).sum().backward(); x.grad
         tensor([[0., 0.]])
         """
-        return add_hook(self._backward_pre_hooks, hook)
+        return add_hook(self._backward_pre_hooks, hook, prepend)
 
     # ---- registration ------------------------------------------------------------------
     def __setattr__(self, name: str, value: Any) -> None:
@@ -614,14 +633,15 @@ class Module:
 
     def _named_members(self, registry: str, prefix: str, recurse: bool,
                        remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
-        owners = self.named_modules(prefix=prefix) if recurse else [(prefix, self)]
+        owners = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) \
+            if recurse else [(prefix, self)]
         seen = set()
         for owner_prefix, owner in owners:
             for name, value in getattr(owner, registry).items():
                 if value is None or (remove_duplicate and value in seen):
                     continue
                 seen.add(value)
-                yield (f"{owner_prefix}.{name}" if owner_prefix else name), value
+                yield owner_prefix + ("." if owner_prefix else "") + name, value  # (torch's)
 
     def named_parameters(self, prefix: str = "", recurse: bool = True,
                          remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
@@ -711,6 +731,9 @@ class Module:
         device(type='cpu')
         """
         dtype, device, _ = _to_arguments(args, kwargs)
+        if "copy" in kwargs or len(args) == 4 or (len(args) == 3 and not isinstance(
+                args[0], (str, int, backend.device))):  # (copy= by name or in its place)
+            raise RuntimeError(".to() does not accept copy argument")
         if dtype is not None and not dtype.is_floating_point:
             raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got "
                             f"desired dtype={dtype}")
@@ -961,6 +984,7 @@ class Module:
                 raise AttributeError(f"'{type(key).__name__}' object has no attribute "
                                      "'startswith'")
         reported: tuple[list, list, list] = ([], [], [])  # what the pre-hooks add
+        metadata = getattr(state_dict, "_metadata", None)
         state_dict = self._pre_hooked(state_dict, assign, reported)
         # torch loads each module's own entries, not what state_dict (and its hooks) gives
         own = {f"{prefix}.{name}" if prefix else name: value
@@ -969,7 +993,7 @@ class Module:
         extra = {f"{prefix}.{_EXTRA_STATE_KEY}" if prefix else _EXTRA_STATE_KEY: module
                  for prefix, module in self.named_modules(remove_duplicate=False)
                  if _has_extra_state(module)}  # (torch's: set_extra_state loads it)
-        state_dict = {**self._defaulted_state(own), **state_dict}
+        state_dict = {**self._defaulted_state(own, metadata), **state_dict}
         missing = reported[0] + [key for key in [*own, *extra] if key not in state_dict]
         unexpected = reported[1] + [key for key in state_dict
                                     if key not in own and key not in extra]
@@ -1048,13 +1072,16 @@ class Module:
         """
         return add_hook(self._load_state_dict_post_hooks, hook)
 
-    # Buffers a state dict may leave out (torch's batch norms take their own
-    # num_batches_tracked from a state dict that has none, as from before it existed).
+    # Buffers a state dict saved before this module's version may leave out (torch's batch
+    # norms take their own num_batches_tracked from one that has none, as from before it
+    # existed: a state dict whose metadata gives no version, or an older one).
     _defaulted_buffers: tuple[str, ...] = ()
 
-    def _defaulted_state(self, own: dict[str, Any]) -> dict[str, Any]:
-        """The entries of ``own`` that stand in where a loaded state dict has none."""
+    def _defaulted_state(self, own: dict[str, Any], metadata: Any) -> dict[str, Any]:
+        """The entries of ``own`` that stand in where a loaded state dict (of ``metadata``,
+        its modules' versions by prefix) has none."""
         return {key: own[key] for prefix, module in self.named_modules()
+                if (metadata or {}).get(prefix, {}).get("version", 0) < module._version
                 for key in (f"{prefix}.{b}" if prefix else b for b in module._defaulted_buffers)
                 if key in own}
 
@@ -1139,13 +1166,16 @@ def _quoted(keys: list[str]) -> str:
 
 
 def _converted_parameter(p: Parameter, convert: Callable[[Tensor], Tensor]) -> Parameter:
-    """``p`` with its values (and gradient) converted: by default the same object with new
-    ``.data``; a new Parameter, or the same object with the new one swapped in, where
-    ``minitorch.__future__``'s switches say so (torch's choices)."""
+    """``p`` with its values (and gradient, the same tensor with new ``.data``) converted:
+    by default the same object with new ``.data``; a new Parameter, or the same object with
+    the new one swapped in, where ``minitorch.__future__``'s switches say so (torch's
+    choices)."""
     from .. import __future__ as future
     from ..utils import swap_tensors
 
-    grad = None if p._grad is None else convert(p._grad)
+    grad = p._grad
+    if grad is not None:  # the same gradient tensor with new data, as torch's grad.data = ...
+        grad.data = convert(grad)
     if future.get_swap_module_params_on_conversion():
         swap_tensors(p, Parameter(convert(p), p.requires_grad))
     elif future.get_overwrite_module_params_on_conversion():

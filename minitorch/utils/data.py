@@ -71,6 +71,10 @@ class IterableDataset(Dataset, Iterable):
     [[0, 1], [2, 3], [4]]
     """
 
+    def __add__(self, other: Any) -> ChainDataset:  # type: ignore[override]
+        """The two streams one after the other (torch's ``ChainDataset``)."""
+        return ChainDataset([self, other])
+
 
 class ConcatDataset(Dataset):
     """Datasets one after another: index ``len(a)`` is ``b[0]``.

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ... import _args
+from ..._aliases import typename
 from ..._tensor import Tensor
 from ...ops.shape import cat
 
@@ -43,7 +44,7 @@ def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
     TypeError: expected torch.Tensor, but got: list
     """
     if not isinstance(vec, Tensor):
-        raise TypeError(f"expected torch.Tensor, but got: {type(vec).__name__}")
+        raise TypeError(f"expected torch.Tensor, but got: {typename(vec)}")
     pointer = 0
     for param in parameters:
         _args.python_attribute(param, "device")  # torch reads each one's device first

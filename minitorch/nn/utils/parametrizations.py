@@ -64,7 +64,7 @@ class _SpectralNorm(Module):
         self.eps = eps
         if ndim > 1:
             self.n_power_iterations = n_power_iterations
-            weight_mat = weight_as_matrix(weight, self.dim)
+            weight_mat = weight_as_matrix(weight, self.dim, flatten=True)
             h, w = weight_mat.shape
             self.register_buffer("_u", unit_normal(weight_mat, h, eps))
             self.register_buffer("_v", unit_normal(weight_mat, w, eps))
@@ -80,7 +80,7 @@ class _SpectralNorm(Module):
     def forward(self, weight: Tensor) -> Tensor:
         if weight.ndim == 1:
             return F.normalize(weight, dim=0, eps=self.eps)
-        weight_mat = weight_as_matrix(weight, self.dim)
+        weight_mat = weight_as_matrix(weight, self.dim, flatten=True)
         if self.training:
             self._power_method(weight_mat, self.n_power_iterations)
         u, v = self._u.clone(), self._v.clone()

@@ -117,7 +117,8 @@ class ParametrizationList(ModuleList):
             raise ValueError("ParametrizationList requires one or more modules.")
         super().__init__(modules)
         self.unsafe = unsafe
-        before = {"dtype": original.dtype, "shape": original.shape}  # right_inverse may set it
+        shape = original.shape  # (torch reads the shape first; right_inverse may set them)
+        before = {"dtype": original.dtype, "shape": shape}
         with grad_mode.no_grad():
             new = original
             for module in reversed(self):

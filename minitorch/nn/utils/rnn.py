@@ -181,6 +181,9 @@ def pack_padded_sequence(input: Tensor, lengths: Tensor | list[int], batch_first
     if not enforce_sorted:
         lengths, sorted_indices = lengths.sort(descending=True)
         input = input.index_select(0 if batch_first else 1, sorted_indices)
+    if lengths.dim() != 1:  # ATen's first check of them
+        raise RuntimeError("'lengths' argument should be a 1D CPU int64 tensor, but got "
+                           f"{lengths.dim()}D {lengths.device.type} Long tensor")
     data, batch_sizes = _pack(input, lengths.tolist(), batch_first)
     return PackedSequence(data, batch_sizes, sorted_indices)
 

@@ -22,8 +22,10 @@ from ._norm_hook import refuse_second_norm_hook, remove_norm_hook
 __all__ = ["SpectralNorm", "remove_spectral_norm", "spectral_norm"]
 
 
-def weight_as_matrix(weight: Tensor, dim: int) -> Tensor:
-    """``weight`` with ``dim`` first and the other dimensions flattened into the columns.
+def weight_as_matrix(weight: Tensor, dim: int, flatten: bool = False) -> Tensor:
+    """``weight`` with ``dim`` first and the other dimensions flattened into the columns:
+    by ``reshape(rows, -1)`` as torch's ``spectral_norm`` (refused for no rows and no
+    elements), or by ``flatten(1)`` as its parametrization's.
 
     >>> from minitorch.nn.utils.spectral_norm import weight_as_matrix
     >>> weight_as_matrix(minitorch.ones(2, 3, 4), 1).shape
@@ -31,7 +33,7 @@ def weight_as_matrix(weight: Tensor, dim: int) -> Tensor:
     """
     if dim != 0:
         weight = weight.permute(dim, *(d for d in range(weight.dim()) if d != dim))
-    return weight.reshape(weight.size(0), -1)
+    return weight.flatten(1) if flatten else weight.reshape(weight.size(0), -1)
 
 
 def unit_normal(like: Tensor, n: int, eps: float) -> Tensor:

@@ -35,6 +35,7 @@ def norm_except_dim(v: Tensor, pow: float = 2, dim: int = 0) -> Tensor:
     tensor([[5.],
             [1.]])
     """
+    _args.tensor_args("norm_except_dim", (v, "v", 1))
     if dim == -1:
         return v.norm(pow)
     dim = _args.dim("norm_except_dim", dim, v.dim(), position=3)
