@@ -301,3 +301,72 @@ def test_empty_strided_takes_a_negative_step_as_torchs_tensor_does() -> None:
         "L.empty_strided((2, 2), (-1, 1))", "L.empty_strided((0,), (-5,))",
         "L.empty_strided((1, 2), (-1, 1))", "L.empty_strided((0, 3), (5, -2))",
         "L.empty_strided((2, 1, 3), (3, -7, 1))")])
+
+
+MODULE_PROGRAMS = [
+    # a full backward hook prepended, as torch's signature takes it
+    "m = L.nn.Linear(2, 2); calls = []\n"
+    "m.register_full_backward_hook(lambda mod, gi, go: calls.append(1), prepend=False)\n"
+    "m.register_full_backward_hook(lambda mod, gi, go: calls.append(2), prepend=True)\n"
+    "m.register_full_backward_pre_hook(lambda mod, go: calls.append(3), prepend=True)\n"
+    "m(L.ones(3, 2, requires_grad=True)).sum().backward(); result = calls",
+    # a module whose output is a dict: warned, its hooks not called, backward as it is
+    "M = type('M', (L.nn.Module,), {'forward': lambda self, x: {'a': x * 2}}); m = M()\n"
+    "calls = []; m.register_full_backward_hook(lambda *a: calls.append(1))\n"
+    "x = L.ones(2, requires_grad=True); m(x)['a'].sum().backward(); result = x.grad, calls",
+    # shared modules and buffers listed twice without duplicates removed; a bad prefix
+    "b = L.nn.BatchNorm1d(2); m = L.nn.Sequential(b, L.nn.Linear(2, 2), L.nn.Sequential(b))\n"
+    "result = [n for n, _ in m.named_buffers(remove_duplicate=False)], "
+    "[n for n, _ in m.named_parameters(remove_duplicate=False)]",
+    "result = list(L.nn.Linear(2, 2).named_parameters(prefix=3))",
+    # Module.to takes no copy argument; a conversion keeps the .grad tensor and its flag
+    "result = L.nn.Linear(2, 2).to(copy=True)",
+    "result = L.nn.Linear(2, 2).to(L.float64, False, False)",
+    "result = L.nn.Linear(2, 2).to('cpu', L.float64, False).weight.dtype",
+    "m = L.nn.Linear(2, 2); m.weight.grad = L.ones(2, 2, requires_grad=True)\n"
+    "g = m.weight.grad; m.double(); result = m.weight.grad, g is m.weight.grad",
+    # the batch norm count: None skips it; a state dict of its own version reports it
+    "b = L.nn.BatchNorm1d(2); b.num_batches_tracked = None\n"
+    "result = b(L.tensor([[1., 2.], [3., 5.]])), b.running_mean",
+    "src = L.nn.Sequential(L.nn.Linear(2, 2), L.nn.BatchNorm1d(2)); sd = src.state_dict()\n"
+    "sd.pop('1.num_batches_tracked'); m = L.nn.Sequential(L.nn.Linear(2, 2), L.nn.BatchNorm1d(2))"
+    "\nresult = str(m.load_state_dict(sd, strict=False))",
+    "src = L.nn.Sequential(L.nn.Linear(2, 2), L.nn.BatchNorm1d(2)); sd = src.state_dict()\n"
+    "sd._metadata['1']['version'] = 1; sd.pop('1.num_batches_tracked')\n"
+    "m = L.nn.Sequential(L.nn.Linear(2, 2), L.nn.BatchNorm1d(2))\n"
+    "result = str(m.load_state_dict(sd))",
+    "src = L.nn.BatchNorm1d(2, track_running_stats=False); m = L.nn.BatchNorm1d(2)\n"
+    "result = str(m.load_state_dict(src.state_dict(), strict=False))",
+    # torch's class attributes, and a list container's dir() without its indices
+    "m = L.nn.Linear(1, 1); result = m.dump_patches, m.call_super_init, str(m.T_destination)",
+    "result = [k for k in dir(L.nn.ModuleList([L.nn.Tanh()])) if k.isdigit()], "
+    "[k for k in dir(L.nn.Sequential(L.nn.Tanh())) if k.isdigit()]",
+    # two iterable datasets chain; a pack of 2-d lengths; norms of a missing tensor
+    "D = type('D', (L.utils.data.IterableDataset,), {'__iter__': lambda self: iter(range(3))})\n"
+    "c = D() + D(); result = type(c).__name__, list(c)",
+    "result = L.nn.utils.rnn.pack_padded_sequence(L.ones(2, 4, 2), L.tensor([[3, 1]]), "
+    "batch_first=True)",
+    "result = L.nn.utils.rnn.pack_padded_sequence(L.ones(3, 1, 2), L.tensor(3))",
+    "result = L.nn.utils.weight_norm(L.nn.Linear(2, 2, bias=False), name='bias')",
+    "result = L.nn.utils.parametrizations.weight_norm(L.nn.Linear(2, 2, bias=False), "
+    "name='bias')",
+    "m = L.nn.utils.parametrizations.spectral_norm(L.nn.Linear(0, 2), dim=1)\n"
+    "result = list(m.state_dict()), m(L.ones(3, 0))",
+    "result = L.nn.utils.spectral_norm(L.nn.Linear(2, 0))",
+    # a module without forward takes no keyword (torch's placeholder's name); typenames
+    "M = type('M', (L.nn.Module,), {}); result = M()(L.ones(2), y=L.ones(2))",
+    "result = L.nn.Module()(L.ones(2))",
+    "result = L.nn.utils.vector_to_parameters(np.arange(6.), [])"]
+
+
+def test_modules_and_their_utilities_as_torchs() -> None:
+    """nn.Module fuzzer s42 (helper-written, seeds 4261/4262): full backward hooks took no
+    ``prepend`` and failed on a module returning a dict; named_* without duplicates removed
+    still skipped a shared module; Module.to took copy=; a dtype conversion made a new .grad
+    without its requires_grad; a batch norm with no count failed; a state dict of the
+    batch norm's own version was given a count it did not hold; IterableDataset + ... was
+    refused; 2-d lengths, a weight norm of a missing bias and a spectral norm of no inputs
+    failed inside minitorch; torch's Module attributes and containers' dir() differed."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sweep(MODULE_PROGRAMS)
