@@ -186,7 +186,8 @@ def test_torch_s_own_answers_for_a_few_calls() -> None:
     max_unpool's backward gathers over the last dim of its batch; torch.dropout's p printed
     as C++ prints a double. nn fuzzer s42 (seed 4202): binary_cross_entropy_with_logits reads
     its reduction first; pdist's backward has no float16 kernel; huber's delta is taken in
-    the input's dtype (1e308: inf in float32, so an infinite error gives NaN)."""
+    the input's dtype (1e308: inf in float32, so an infinite error gives NaN). Math fuzzer
+    s42 (seed 4203): lerp of a tensor weight takes an out of its input's dtype only."""
     sweep([f"result = {call}" for call in (
         "L.inner(L.tensor(0, dtype=L.int8), L.tensor([[-2, 126]], dtype=L.int8).expand(2, 2), "
         "out=L.zeros((2, 2), dtype=L.int32))",
@@ -209,7 +210,12 @@ def test_torch_s_own_answers_for_a_few_calls() -> None:
         "F.binary_cross_entropy_with_logits(L.ones(1), [1.], reduction='x')",
         "F.huber_loss(L.tensor([[0.434]]), L.tensor([[float('inf')]]), delta=1e308, "
         "reduction='sum')",
-        "F.huber_loss(L.tensor([0.5, 2., -3., 1e30]), L.zeros(4), reduction='none')")] + [
+        "F.huber_loss(L.tensor([0.5, 2., -3., 1e30]), L.zeros(4), reduction='none')",
+        "L.lerp(L.ones(3), L.zeros(3), L.full((3,), 0.5), out=L.zeros(3, dtype=L.float16))",
+        "L.lerp(L.ones(1), L.zeros(1), L.zeros(3, 0), out=L.zeros(1, dtype=L.float16))",
+        "L.lerp(L.ones(3), L.zeros(3), weight=L.full((3,), .5), out=L.zeros(3, dtype=L.int64))",
+        "L.lerp(L.ones(3), L.zeros(3), 0.5, out=L.zeros(3, dtype=L.float16))",
+        "L.float_power(L.ones(1), exponent=2, out=L.ones(1))")] + [
         f"x = L.ones({shape}, dtype=L.float16, requires_grad=True); r = F.pdist(x)\n"
         "r.sum().backward(); result = x.grad" for shape in ("(0, 2)", "(1, 2)", "(3, 2)")] + [
         "x = L.tensor([[[0.2, -1.7, -0.4, -1.], [-1.6, 0.2, 0.9, 1.1]]], requires_grad=True)\n"

@@ -429,7 +429,8 @@ def add_out_keywords(namespace: dict) -> None:
     add_parsed_out(namespace, PARSED_OUT)
     for name, runs, refusal in (("float_power", "pow", _float_power_refusal),
                                 ("heaviside", "heaviside", _heaviside_refusal),
-                                ("ldexp", "ldexp", _ldexp_refusal)):
+                                ("ldexp", "ldexp", _ldexp_refusal),
+                                ("lerp", "lerp", _lerp_refusal)):
         namespace[name] = checked_out(namespace[name], runs, refusal)
     for name in BINARY_WITH_OUT:
         fn = namespace.get(name)
@@ -442,9 +443,9 @@ def add_out_keywords(namespace: dict) -> None:
 
 def checked_out(fn: Callable, runs: str, refusal: Callable[[tuple, Tensor], str | None]
                 ) -> Callable:
-    """``fn`` (elementwise, of two operands) taking ``out=``, whose dtype torch's kernel checks
-    first (before autograd refuses ``out`` in ``runs``'s name): ``refusal(operands, out)`` is
-    its message, None where it takes it.
+    """``fn`` (elementwise, of two operands, or lerp's three) taking ``out=``, whose dtype
+    torch's kernel checks first (before autograd refuses ``out`` in ``runs``'s name):
+    ``refusal(operands, out)`` is its message, None where it takes it.
 
     >>> minitorch.float_power(minitorch.ones(1), 2, out=minitorch.ones(1))
     Traceback (most recent call last):
@@ -457,10 +458,11 @@ requires dtype Double
             return fn(*args, **kwargs)
         if not _parses(fn, args, kwargs):  # the op's own refusal first (a call it takes
             fn(*args, **kwargs)  # after all, a number where it says Tensor, goes on)
-        if isinstance(out, Tensor) and len(args) == 2 and all(
-                isinstance(a, (Tensor, int, float, complex)) for a in args) and \
-                _call_form.binds(fn, args, kwargs):
-            message = refusal(args, out)
+        operands = tuple(inspect.signature(fn).bind(*args, **kwargs).arguments.values()) \
+            if _call_form.binds(fn, args, kwargs) else ()  # (by position or by name)
+        if isinstance(out, Tensor) and len(operands) in (2, 3) and all(
+                isinstance(a, (Tensor, int, float, complex)) for a in operands):
+            message = refusal(operands, out)
             if message is not None:
                 raise RuntimeError(message)
         return takes_out(fn, runs, elementwise=True, typed=True)(*args, out=out, **kwargs)
@@ -484,6 +486,16 @@ def _heaviside_refusal(operands: tuple, out: Tensor) -> str | None:
     """heaviside's out must be of its input's dtype (its operands' check, values a tensor)."""
     if all(isinstance(a, Tensor) for a in operands) and out.dtype is not operands[0].dtype:
         return "heaviside is not yet implemented for tensors with different dtypes."
+    return None
+
+
+def _lerp_refusal(operands: tuple, out: Tensor) -> str | None:
+    """lerp's out of a tensor weight must be of its input's dtype (its TensorIterator's
+    check of every operand, before any shape); a number weight's is cast into."""
+    if len(operands) == 3 and all(isinstance(a, Tensor) for a in operands) and \
+            out.dtype is not operands[0].dtype:
+        return (f"Found dtype {_args.legacy(out.dtype)} but expected "
+                f"{_args.legacy(operands[0].dtype)}")
     return None
 
 
