@@ -362,7 +362,11 @@ MODULE_PROGRAMS = [
     # a module without forward takes no keyword (torch's placeholder's name); typenames
     "M = type('M', (L.nn.Module,), {}); result = M()(L.ones(2), y=L.ones(2))",
     "result = L.nn.Module()(L.ones(2))",
-    "result = L.nn.utils.vector_to_parameters(np.arange(6.), [])"]
+    "result = L.nn.utils.vector_to_parameters(np.arange(6.), [])",
+    # a Subset indexed with a list indexes its dataset with the list of its indices
+    "result = L.utils.data.Subset(L.utils.data.TensorDataset(L.arange(5.), L.arange(5)), "
+    "[4, 2])[[0, 1]]",
+    "result = L.utils.data.Subset(range(5), [1, 2])[[0, 1]]"]
 
 
 def test_modules_and_their_utilities_as_torchs() -> None:

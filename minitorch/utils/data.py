@@ -217,7 +217,9 @@ class Subset(Dataset):
     def __init__(self, dataset: Any, indices: Sequence[int]) -> None:
         self.dataset, self.indices = dataset, indices
 
-    def __getitem__(self, index: int) -> Any:
+    def __getitem__(self, index: int | list[int]) -> Any:
+        if isinstance(index, list):  # torch's: the dataset indexed with the list of indices
+            return self.dataset[[self.indices[i] for i in index]]
         return self.dataset[self.indices[index]]
 
     def __len__(self) -> int:
