@@ -366,7 +366,14 @@ MODULE_PROGRAMS = [
     # a Subset indexed with a list indexes its dataset with the list of its indices
     "result = L.utils.data.Subset(L.utils.data.TensorDataset(L.arange(5.), L.arange(5)), "
     "[4, 2])[[0, 1]]",
-    "result = L.utils.data.Subset(range(5), [1, 2])[[0, 1]]"]
+    "result = L.utils.data.Subset(range(5), [1, 2])[[0, 1]]",
+    # weight norms view the weight as a matrix first: ambiguous of no elements
+    "result = L.nn.utils.parametrizations.weight_norm(L.nn.Linear(0, 2), dim=1)",
+    "result = list(L.nn.utils.parametrizations.weight_norm(L.nn.Linear(0, 2)).state_dict())",
+    "result = L.nn.utils.weight_norm(L.nn.Conv1d(0, 2, 3), dim=1)",
+    "result = L.nn.utils.weight_norm(L.nn.Conv1d(2, 3, 3), dim=1).weight_g.shape",
+    # binary_cross_entropy reads its reduction first too
+    "result = F.binary_cross_entropy([1.], [1.], reduction=None)"]
 
 
 def test_modules_and_their_utilities_as_torchs() -> None:

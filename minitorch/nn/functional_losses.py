@@ -159,8 +159,8 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     >>> F.binary_cross_entropy(minitorch.tensor([0.5]), minitorch.tensor([1.]))
     tensor(0.6931)
     """
+    reduction = _check_reduction(reduction, size_average, reduce)  # (torch's first line)
     check_operands(input, target)
-    reduction = _check_reduction(reduction, size_average, reduce)
     if input.shape != target.shape:
         raise ValueError(f"Using a target size ({target.shape}) that is different to the "
                          f"input size ({input.shape}) is deprecated. Please ensure they have "

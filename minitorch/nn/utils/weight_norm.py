@@ -39,10 +39,22 @@ def norm_except_dim(v: Tensor, pow: float = 2, dim: int = 0) -> Tensor:
     if dim == -1:
         return v.norm(pow)
     dim = _args.dim("norm_except_dim", dim, v.dim(), position=3)
+    if not v.numel():  # torch's kernel views v as a matrix first (refused where its -1 is
+        _as_matrix(v, dim)  # ambiguous, as it is with no elements)
     others = tuple(d for d in range(v.dim()) if d != dim)
     if not others:  # a vector: torch views it as one column per element, not norm(dim=())
         return v.unsqueeze(1).norm(pow, dim=1)
     return v.norm(pow, dim=others, keepdim=True)
+
+
+def _as_matrix(v: Tensor, dim: int) -> Tensor:
+    """torch's ``norm_except_dim``'s view of ``v``: one row per index of ``dim`` (the first
+    dim, or the others moved behind it), or one column per index of the last dim."""
+    if dim == 0:
+        return v.reshape(v.size(0), -1)
+    if dim == v.dim() - 1:
+        return v.reshape(-1, v.size(-1))
+    return v.transpose(0, dim).reshape(v.size(dim), -1)
 
 
 def _weight_norm(v: Tensor, g: Tensor, dim: int = 0) -> Tensor:
