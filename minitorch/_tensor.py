@@ -1255,8 +1255,9 @@ _TO_SIGNATURES = tuple(
 
 
 def _to_arguments(args: tuple, kwargs: dict) -> tuple[D.dtype | None, backend.device | None,
-                                                      bool]:
-    """The dtype, device and copy flag of a ``to(...)`` call, bound to one of torch's three
+                                                      bool | None]:
+    """The dtype, device and copy flag (None where the call gives none, by position or by
+    name) of a ``to(...)`` call, bound to one of torch's three
     signatures as its parser does: ``to(device=None, dtype=None, non_blocking, copy)``,
     ``to(dtype, non_blocking, copy)``, ``to(tensor, non_blocking, copy)``; any other
     combination (two dtypes, a dtype then a keyword dtype or device, ...) is its TypeError."""
@@ -1291,7 +1292,8 @@ def _to_arguments(args: tuple, kwargs: dict) -> tuple[D.dtype | None, backend.de
         dtype, dev = first.dtype, first.device
     elif leading == 1:
         dtype = first
-    copy = (flags[1] if len(flags) > 1 else False) or kwargs.get("copy", False)
+    given_copy = (*flags[1:], *((kwargs["copy"],) if "copy" in kwargs else ()))
+    copy = any(given_copy) if given_copy else None
     return (None if dtype is None else _args.dtype("to", dtype)), backend.as_device(dev), copy
 
 

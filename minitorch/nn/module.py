@@ -730,9 +730,8 @@ class Module:
         >>> nn.Linear(2, 1).to("cpu").weight.device
         device(type='cpu')
         """
-        dtype, device, _ = _to_arguments(args, kwargs)
-        if "copy" in kwargs or len(args) == 4 or (len(args) == 3 and not isinstance(
-                args[0], (str, int, backend.device))):  # (copy= by name or in its place)
+        dtype, device, copy = _to_arguments(args, kwargs)
+        if copy is not None:  # (given at all, by name or in its place)
             raise RuntimeError(".to() does not accept copy argument")
         if dtype is not None and not dtype.is_floating_point:
             raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got "

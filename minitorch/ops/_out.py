@@ -354,8 +354,7 @@ def _check_out_dtype(name: str, input: Any, result: Tensor | None, out: Tensor) 
     None: before the op runs)."""
     written = input if result is None else result
     if name in _SAME_DTYPE and written.dtype is not out.dtype:  # (before the kernel runs)
-        raise RuntimeError(f"Found dtype {_args.legacy(out.dtype)} but expected "
-                           f"{_args.legacy(written.dtype)}")
+        raise RuntimeError(_found_dtype(out, written.dtype))
     if result is None:
         return
     if name == "nan_to_num" and input.dtype is not out.dtype:
@@ -368,6 +367,11 @@ def _check_out_dtype(name: str, input: Any, result: Tensor | None, out: Tensor) 
     if name == "msort" and result.dtype is not out.dtype:
         raise RuntimeError(f"Expected out tensor to have dtype {_args.c_name(result.dtype)}, "
                            f"but got {_args.c_name(out.dtype)} instead")
+
+
+def _found_dtype(out: Tensor, expected: D.dtype) -> str:
+    """TensorIterator's refusal of an ``out`` of another dtype than its operands' one."""
+    return f"Found dtype {_args.legacy(out.dtype)} but expected {_args.legacy(expected)}"
 
 
 def with_out_keyword(fn: Callable, name: str) -> Callable:
@@ -494,8 +498,7 @@ def _lerp_refusal(operands: tuple, out: Tensor) -> str | None:
     check of every operand, before any shape); a number weight's is cast into."""
     if len(operands) == 3 and all(isinstance(a, Tensor) for a in operands) and \
             out.dtype is not operands[0].dtype:
-        return (f"Found dtype {_args.legacy(out.dtype)} but expected "
-                f"{_args.legacy(operands[0].dtype)}")
+        return _found_dtype(out, operands[0].dtype)
     return None
 
 

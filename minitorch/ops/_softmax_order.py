@@ -239,6 +239,16 @@ def vector_body(xp: Any, x: Any) -> Any:
     return index < x.size - x.size % block
 
 
+def nan_in_body(xp: Any, x: Any) -> Any:
+    """Where ``x`` is NaN in torch's vectorised body (:func:`vector_body`), where its
+    piecewise kernels take another branch than in its scalar tail.
+
+    >>> nan_in_body(np, np.full(17, np.nan, np.float32)).sum()
+    np.int64(16)
+    """
+    return xp.isnan(x) & vector_body(xp, x)
+
+
 def lane_sum(e: np.ndarray, fold: bool = True, bits: int | None = None) -> np.ndarray:
     """Each row's sum (last axis, kept as size 1) in the order of torch's lanes (see above);
     with ``fold=False``, the lanes themselves, before their halves are added. ``bits``: the

@@ -25,7 +25,14 @@ from .._tensor import Tensor
 from ..backend import c_order, cpu_math, half_via_float, namespace, zero_where
 from . import _fused
 from ._base import Op, kept, like, wrap
-from ._softmax_order import torch_exp, torch_log_sigmoid, torch_sigmoid, torch_silu, vector_body
+from ._softmax_order import (
+    nan_in_body,
+    torch_exp,
+    torch_log_sigmoid,
+    torch_sigmoid,
+    torch_silu,
+    vector_body,
+)
 from .pointwise import clamped, where, zero_grad
 from .unary_more import erf_array
 
@@ -278,17 +285,17 @@ def _gelu_tanh_inner(xp: Any, x: Any) -> Any:
 def _nan_in_body(xp: Any, x: Any, grad: Any) -> Any:
     """elu's gradient ``grad`` with NaN where ``x`` is NaN in torch's vectorised body (its
     negative side, computed there), not in its scalar tail (its positive side)."""
-    return xp.where(xp.isnan(x) & vector_body(xp, x), x, grad)
+    return xp.where(nan_in_body(xp, x), x, grad)
 
 
 def vector_nan(x: Tensor) -> Tensor:
-    """Where ``x`` is NaN in torch's vectorised body (:func:`vector_body`), where its
-    piecewise gradients take another branch than in its scalar tail.
+    """:func:`nan_in_body` of a tensor, as a bool tensor (for the gradients' tensor
+    formulas, differentiated again).
 
     >>> vector_nan(minitorch.full((17,), float("nan"))).sum()
     tensor(16)
     """
-    return wrap(vector_body(x._xp, x._data)) & x.isnan()
+    return wrap(nan_in_body(x._xp, x._data))
 
 
 class EluInplace(Elu):

@@ -17,7 +17,7 @@ from .. import _args
 from .._dtype import finfo
 from .._tensor import Tensor
 from ._base import Op, wrap
-from ._softmax_order import vector_body
+from ._softmax_order import nan_in_body, vector_body
 
 Number = int | float  # a Scalar of torch's parser (the annotation its type check reads)
 
@@ -28,7 +28,7 @@ __all__ = ["Hardshrink", "HardshrinkBackward", "Softshrink", "SoftshrinkBackward
 def _shrunk(xp: Any, x: Any, lambd: Any, kept: Any) -> Any:
     """``kept`` where ``x`` is outside ``[-lambd, lambd]``, else 0; NaN counts as outside in
     torch's scalar tail and as inside in its vectorised body."""
-    inside = ((x >= -lambd) & (x <= lambd)) | (xp.isnan(x) & vector_body(xp, x))
+    inside = ((x >= -lambd) & (x <= lambd)) | nan_in_body(xp, x)
     return xp.where(inside, xp.zeros_like(kept), kept)
 
 
